@@ -1,0 +1,2 @@
+// placeholder replaced by the CLI commit
+int main() { return 0; }

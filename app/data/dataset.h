@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace facet {
+
+// An image set as the solver sees it. Shapes: X is m x n, one sample per column, m = height *
+// width; inside a column the pixels are in ROW-major order (pixel (r, c) at r * width + c,
+// r = 0 the top row) whatever the file's order was, so every view draws columns the same way.
+struct Dataset {
+    QString name; // "ORL_32x32", "Swimmer"
+    QString source; // the path or "builtin:swimmer"
+    Matrix X;
+    std::vector<int> labels; // n entries, 0-based class index; empty when unlabelled
+    QStringList classNames; // one per class index ("1".."40", "s1", "subject01")
+    int height = 0;
+    int width = 0;
+    QStringList notes; // what loading did: conversions, scalings, warnings
+
+    Eigen::Index features() const { return X.rows(); }
+    Eigen::Index samples() const { return X.cols(); }
+    bool hasLabels() const { return !labels.empty(); }
+    int classCount() const { return int(classNames.size()); }
+    // Number of samples of each class.
+    std::vector<int> classSizes() const;
+    // The samples of the given classes (0-based class indices), relabelled 0..c-1 in the order
+    // given. Throws std::invalid_argument for an unknown or repeated class.
+    Dataset selectClasses(const std::vector<int>& classes) const;
+};
+
+// A short human summary: "ORL_32x32: 400 images 32x32 (m = 1024), 40 classes of 10, values
+// 0..1".
+QString describe(const Dataset& data);
+
+} // namespace facet

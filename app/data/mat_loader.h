@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset.h"
+#include "util/result.h"
+
+#include <QString>
+
+namespace facet {
+
+// Pixel order of the images inside the file's rows (METHODS.md section 8, data README).
+enum class PixelOrder {
+    Auto, // 28x28 (MNIST) row-major, everything else column-major (Deng Cai's sets)
+    ColumnMajor,
+    RowMajor,
+};
+
+struct MatLoadOptions {
+    PixelOrder pixelOrder = PixelOrder::Auto;
+    QString dataVariable; // empty = first of fea, X, data
+    QString labelVariable; // empty = first of gnd, Y, class (none found: unlabelled)
+    int height = 0; // 0 = from im_height/im_width, else a square image
+    int width = 0;
+};
+
+// Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are
+// converted from the stored type to double; labels must be finite integers, one per sample.
+// Errors name the file, the variable, what was expected and what was found.
+Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options = {});
+
+} // namespace facet

@@ -1,0 +1,2 @@
+// placeholder replaced by the GUI commit
+int main() { return 0; }

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace facet {
+
+// METHODS.md section 4: Lloyd's k-means with k-means++ seeding; the replicate with the lowest
+// objective (sum of squared distances to the assigned centroid) is kept.
+struct KMeansOptions {
+    int clusters = 2;
+    int replicates = 20;
+    int maxIter = 100;
+    bool cosine = false; // L2-normalize every point first (zero points stay zero)
+    std::uint64_t seed = 0;
+};
+
+struct KMeansResult {
+    std::vector<int> labels; // N entries in [0, clusters)
+    Matrix centroids; // d x clusters
+    double objective = 0; // sum of squared distances to the assigned centroids
+    int iterations = 0; // of the kept replicate
+};
+
+// points: d x N, one point per column. Throws std::invalid_argument when clusters < 1,
+// clusters > N, or a point is not finite (and when replicates < 1 or maxIter < 1).
+// Deterministic for a given seed, also across Eigen thread counts; replicate r draws from
+// Rng(deriveSeed(seed, r)). An empty cluster is re-seeded with the point farthest from its
+// centroid, so every cluster of the result has at least one point. With cosine, centroids are
+// means of the normalized points.
+KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options);
+
+} // namespace facet

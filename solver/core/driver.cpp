@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/driver.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace facet {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void validate(const DriverOptions& o)
+{
+    if (o.maxIter < 1)
+        throw std::invalid_argument("maxIter must be at least 1, got " + std::to_string(o.maxIter));
+    if (o.minIter < 0)
+        throw std::invalid_argument(
+            "minIter must be non-negative, got " + std::to_string(o.minIter));
+    if (!(o.tol >= 0) || !std::isfinite(o.tol))
+        throw std::invalid_argument(
+            "tol must be a finite value >= 0, got " + std::to_string(o.tol));
+    if (o.replicates < 1)
+        throw std::invalid_argument(
+            "replicates must be at least 1, got " + std::to_string(o.replicates));
+}
+
+// One seeded start and its trajectory so far.
+struct Trajectory {
+    std::unique_ptr<Method> method;
+    std::vector<double> history;
+    std::vector<int> segmentStarts;
+    std::vector<Matrix> lastFinite; // state after the last finite objective
+    StopReason stop = StopReason::MaxIterations;
+    bool stopped = false;
+    int replicate = 0;
+};
+
+// Relative decrease over the convergence window, (O[t-10] - O[t]) / O[t]; the window restarts
+// at a segment boundary so a beta change is not read as convergence or divergence.
+double windowDecrease(const Trajectory& t)
+{
+    const int size = int(t.history.size());
+    const int segmentStart = t.segmentStarts.empty() ? 0 : t.segmentStarts.back();
+    if (size - segmentStart <= kConvergenceWindow)
+        return std::numeric_limits<double>::infinity();
+    const double now = t.history.back();
+    const double before = t.history[size - 1 - kConvergenceWindow];
+    if (now == 0)
+        return 0;
+    return (before - now) / std::abs(now);
+}
+
+// Runs iterations until `untilIteration`, a stop rule, or cancellation.
+void advance(Trajectory& t, int untilIteration, const DriverOptions& o, const SolveControl& control)
+{
+    while (!t.stopped && int(t.history.size()) < untilIteration) {
+        if (control.stop.stop_requested()) {
+            t.stop = StopReason::Cancelled;
+            t.stopped = true;
+            return;
+        }
+        t.method->step();
+        const bool newSegment = t.method->startedNewSegment();
+        const double objective = t.method->objective();
+        if (!std::isfinite(objective)) {
+            // Keep the last factors whose objective was finite (METHODS.md: NonFinite is an
+            // outcome, not an error).
+            t.method->restore(t.lastFinite);
+            t.stop = StopReason::NonFinite;
+            t.stopped = true;
+            return;
+        }
+        const double previous = t.history.empty() ? objective : t.history.back();
+        t.history.push_back(objective);
+        if (newSegment)
+            t.segmentStarts.push_back(int(t.history.size()) - 1);
+        t.lastFinite = t.method->state();
+        const int iteration = int(t.history.size());
+        if (control.onIteration) {
+            const double rel = objective != 0 ? (previous - objective) / std::abs(objective) : 0;
+            control.onIteration(IterationReport { iteration, objective, rel, t.replicate });
+        }
+        if (iteration >= o.minIter && windowDecrease(t) < o.tol) {
+            t.stop = StopReason::Converged;
+            t.stopped = true;
+        }
+    }
+}
+
+Trajectory start(const MethodFactory& make, const DriverOptions& o, int replicate)
+{
+    Trajectory t;
+    t.replicate = replicate;
+    t.method = make();
+    Rng rng(deriveSeed(o.seed, std::uint64_t(replicate)));
+    t.method->initialize(rng);
+    t.lastFinite = t.method->state();
+    return t;
+}
+
+} // namespace
+
+Factorization solve(
+    const MethodFactory& make, const DriverOptions& options, const SolveControl& control)
+{
+    validate(options);
+    const auto initStart = Clock::now();
+    Factorization result;
+    double initSeconds = 0;
+
+    Trajectory best;
+    if (options.replicates == 1) {
+        best = start(make, options, 0);
+        initSeconds = secondsSince(initStart);
+    } else {
+        // Restarts (METHODS.md 0): every start runs minIter iterations; the lowest objective
+        // continues. A cancelled start ends the whole solve with what is best so far.
+        const int probe = std::min(std::max(options.minIter, 1), options.maxIter);
+        double bestObjective = std::numeric_limits<double>::infinity();
+        for (int r = 0; r < options.replicates; ++r) {
+            Trajectory t = start(make, options, r);
+            advance(t, probe, options, control);
+            const double value
+                = t.history.empty() ? std::numeric_limits<double>::infinity() : t.history.back();
+            const bool better
+                = !best.method || (t.stop != StopReason::NonFinite && value < bestObjective);
+            if (better) {
+                bestObjective = value;
+                best = std::move(t);
+            }
+            if (control.stop.stop_requested()) {
+                best.stop = StopReason::Cancelled;
+                best.stopped = true;
+                break;
+            }
+        }
+        initSeconds = secondsSince(initStart);
+    }
+
+    const auto solveStart = Clock::now();
+    advance(best, options.maxIter, options, control);
+    if (!best.stopped)
+        best.stop = StopReason::MaxIterations;
+    best.method->finalize();
+
+    const double lastDecrease = windowDecrease(best);
+    result.method = std::string(best.method->name());
+    best.method->exportTo(result);
+    result.history = std::move(best.history);
+    result.segmentStarts = std::move(best.segmentStarts);
+    result.stopReason = best.stop;
+    result.iterations = int(result.history.size());
+    result.replicate = best.replicate;
+    // Shown to the user: a run cut off by maxIter that had not settled (METHODS.md 0).
+    result.stillDecreasing = best.stop == StopReason::MaxIterations && std::isfinite(lastDecrease)
+        && lastDecrease > options.tol;
+    result.initSeconds = initSeconds;
+    result.solveSeconds = secondsSince(solveStart);
+    result.log = best.method->notes();
+    return result;
+}
+
+} // namespace facet

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/random.h"
+#include "core/types.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace facet {
+
+// The value a solve returns. Shapes: m features, n samples, k rank.
+struct Factorization {
+    std::string method;
+    Matrix basis; // m x k, basis images (NMF: U; CF family: X W)
+    Matrix W; // n x k, CF-family association matrix (empty for NMF-family methods)
+    Matrix V; // n x k, row i = the new representation of sample i
+    std::vector<double> history; // objective after each iteration of the kept replicate
+    std::vector<int> segmentStarts; // iterations where a new monotone segment begins (CF_OGL)
+    StopReason stopReason = StopReason::MaxIterations;
+    int iterations = 0;
+    int replicate = 0; // index of the seeded start that was kept
+    bool stillDecreasing = false; // stopped at maxIter while the objective was still falling
+    double initSeconds = 0;
+    double solveSeconds = 0;
+    std::vector<int> graphClusters; // CF_OGL: Q's connected components when there are exactly c
+    std::vector<std::string> log; // notes for the run log ("general form chosen: min(K) < 0")
+};
+
+// The two non-negative parts of a multiplicative rule M <- M o P / N (METHODS.md section 0).
+// At a stationary point P = N; the gradient of the objective is proportional to N - P.
+struct UpdateTerms {
+    Matrix numerator; // P
+    Matrix denominator; // N
+};
+
+// A factorization method: options live in the object (given at construction), the driver owns
+// the loop. A method never changes its input and draws random numbers only from the Rng passed
+// to initialize().
+class Method {
+public:
+    virtual ~Method() = default;
+    virtual std::string_view name() const = 0;
+    // Seeded start (and the start-up normalization where the method has one).
+    virtual void initialize(Rng& rng) = 0;
+    // One application of every update rule, in the order METHODS.md writes them.
+    virtual void step() = 0;
+    // Objective at the current factors.
+    virtual double objective() const = 0;
+    // P and N of the rule for factor `factor` (the index into state()) at the current point;
+    // step() applies exactly these. Tests compare them with the objective's gradient.
+    virtual UpdateTerms updateTerms(int factor) const = 0;
+    // The factor matrices, so the driver can keep the last finite state.
+    virtual std::vector<Matrix> state() const = 0;
+    virtual void restore(const std::vector<Matrix>& state) = 0;
+    // After the last iteration (normalization); the product is unchanged.
+    virtual void finalize() { }
+    // Fills basis, W, V of the result.
+    virtual void exportTo(Factorization& out) const = 0;
+    // Notes for the run log, gathered by the driver after initialize().
+    virtual std::vector<std::string> notes() const { return {}; }
+    // True once after a step that started a new monotone segment (CF_OGL beta change).
+    virtual bool startedNewSegment() { return false; }
+};
+
+using MethodFactory = std::function<std::unique_ptr<Method>()>;
+
+} // namespace facet

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace facet {
+
+// METHODS.md section 0: M <- M o P / max(N, eps). An entry that should stay positive is kept at
+// kPositiveFloor instead of exactly 0, where a multiplicative rule could never revive it.
+template <class PExpr, class NExpr>
+void multiplicativeUpdate(Matrix& M, const PExpr& P, const NExpr& N)
+{
+    M = (M.array() * P.array() / N.array().max(kUpdateEps)).max(kPositiveFloor);
+}
+
+// Scales column j of `basisSide` by 1/s_j and column j of `coefficients` by s_j, so the product
+// basisSide * coefficients^T is unchanged. Zero scales are left alone.
+inline void rescaleColumns(Matrix& basisSide, Matrix& coefficients, const Vector& s)
+{
+    for (Eigen::Index j = 0; j < s.size(); ++j) {
+        if (!(s(j) > 0) || !std::isfinite(double(s(j))))
+            continue;
+        basisSide.col(j) /= s(j);
+        coefficients.col(j) *= s(j);
+    }
+}
+
+// Refuses data with a negative entry, naming the first one (ARCHITECTURE.md, Errors).
+inline void requireNonNegative(MatrixCRef X, const std::string& method, const std::string& hint)
+{
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (X(i, j) < 0)
+                throw std::invalid_argument(method + " needs non-negative data; sample (column) "
+                    + std::to_string(j + 1) + ", feature " + std::to_string(i + 1) + " has "
+                    + std::to_string(double(X(i, j))) + hint);
+}
+
+// Refuses NaN/Inf in the data.
+inline void requireFinite(MatrixCRef X)
+{
+    if (X.allFinite())
+        return;
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (!std::isfinite(double(X(i, j))))
+                throw std::invalid_argument("the data has a non-finite value at sample "
+                    + std::to_string(j + 1) + ", feature " + std::to_string(i + 1));
+}
+
+// rank must be in [1, n]: W and V have n rows, and k > m is allowed (overcomplete bases,
+// METHODS.md section 7).
+inline void requireRank(int rank, Eigen::Index samples)
+{
+    if (rank < 1)
+        throw std::invalid_argument("rank must be at least 1, got " + std::to_string(rank));
+    if (rank > samples)
+        throw std::invalid_argument("rank " + std::to_string(rank)
+            + " exceeds the number of samples n = " + std::to_string(samples));
+}
+
+} // namespace facet

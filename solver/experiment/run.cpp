@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/run.h"
+
+#include "cluster/kmeans.h"
+#include "experiment/labeled_subset.h"
+#include "methods/baselines.h"
+#include "metrics/clustering_metrics.h"
+#include "metrics/quality.h"
+
+#include <chrono>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+namespace facet {
+
+namespace {
+// Stream index of the clustering seed, apart from the replicate streams 0..R-1.
+constexpr std::uint64_t kClusterSeedStream = 1u << 20;
+} // namespace
+
+std::vector<int> clusterRepresentation(
+    const Matrix& V, int clusters, const ClusterOptions& options, std::uint64_t seed)
+{
+    if (clusters < 1 || clusters > V.rows())
+        throw std::invalid_argument("cannot make " + std::to_string(clusters) + " clusters of "
+            + std::to_string(V.rows()) + " samples");
+    std::vector<int> labels(std::size_t(V.rows()));
+    if (options.mode == ClusterMode::ArgMax) {
+        for (Eigen::Index i = 0; i < V.rows(); ++i) {
+            Eigen::Index best = 0;
+            V.row(i).maxCoeff(&best);
+            labels[std::size_t(i)] = int(best);
+        }
+        return labels;
+    }
+    KMeansOptions km;
+    km.clusters = clusters;
+    km.replicates = options.replicates;
+    km.cosine = options.cosine;
+    km.seed = seed;
+    return kmeans(V.transpose(), km).labels;
+}
+
+RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
+    const SolveControl& control)
+{
+    if (!truth.empty() && Eigen::Index(truth.size()) != X.cols())
+        throw std::invalid_argument("there are " + std::to_string(truth.size()) + " labels for "
+            + std::to_string(X.cols()) + " samples");
+    const MethodInfo* info = findMethod(options.method);
+    if (!info)
+        (void)makeMethodFactory(options.method, X, options.params); // throws with the known names
+
+    RunResult result;
+    const int classes = truth.empty() ? 0 : int(std::set<int>(truth.begin(), truth.end()).size());
+    result.clusters
+        = options.clusters > 0 ? options.clusters : (classes > 0 ? classes : options.params.rank);
+    const std::uint64_t clusterSeed = deriveSeed(options.driver.seed, kClusterSeedStream);
+
+    MethodOptions params = options.params;
+    if (params.clusters == 0)
+        params.clusters = result.clusters; // CF_OGL's c
+    if (info->semiSupervised && params.knownLabels.empty()
+        && (options.labeledFraction > 0 || options.labeledPerClass > 0)) {
+        if (truth.empty())
+            throw std::invalid_argument(
+                options.method + " with a labelled fraction needs a labelled dataset");
+        params.knownLabels = chooseLabeledSubset(
+            truth, { options.labeledFraction, options.labeledPerClass, options.driver.seed });
+    }
+    result.knownLabels = params.knownLabels;
+
+    bool clustered = false;
+    if (options.method == "kmeans") {
+        KMeansOptions km;
+        km.clusters = result.clusters;
+        km.replicates = options.cluster.replicates;
+        km.cosine = options.cluster.cosine;
+        km.seed = clusterSeed;
+        result.factorization = kmeansBaseline(X, km);
+        // V is the k-means indicator: its argmax is the k-means assignment itself.
+        result.predicted = clusterRepresentation(
+            result.factorization.V, result.clusters, { ClusterMode::ArgMax }, clusterSeed);
+        clustered = true;
+    } else if (options.method == "pca") {
+        result.factorization = pcaBaseline(X, params.rank);
+    } else {
+        const MethodFactory make = makeMethodFactory(options.method, X, params);
+        result.factorization = solve(make, options.driver, control);
+    }
+    const Factorization& f = result.factorization;
+
+    if (options.cluster.mode == ClusterMode::ArgMax && result.clusters > f.V.cols())
+        result.clusters = int(f.V.cols());
+    const auto clusterStart = std::chrono::steady_clock::now();
+    if (!clustered)
+        result.predicted
+            = clusterRepresentation(f.V, result.clusters, options.cluster, clusterSeed);
+    result.clusterSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - clusterStart).count();
+    if (!truth.empty()) {
+        result.ac = clusteringAccuracy(truth, result.predicted);
+        result.nmi = normalizedMutualInformation(truth, result.predicted);
+        if (!f.graphClusters.empty()) {
+            result.graphAc = clusteringAccuracy(truth, f.graphClusters);
+            result.graphNmi = normalizedMutualInformation(truth, f.graphClusters);
+        }
+    }
+    // PCA's bases describe the centred data: its reconstruction error is not comparable.
+    result.reconstructionError = options.method == "pca"
+        ? std::numeric_limits<double>::quiet_NaN()
+        : relativeReconstructionError(X, f.basis, f.V);
+    result.sparseness = hoyerSparseness(f.V);
+    return result;
+}
+
+} // namespace facet

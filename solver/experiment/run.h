@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/driver.h"
+#include "methods/registry.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace facet {
+
+// METHODS.md section 4: from a factorization to clusters.
+enum class ClusterMode { KMeans, ArgMax };
+
+struct ClusterOptions {
+    ClusterMode mode = ClusterMode::KMeans;
+    bool cosine = false; // k-means on L2-normalized rows of V
+    int replicates = 20;
+};
+
+struct RunOptions {
+    std::string method = "nmf";
+    MethodOptions params; // params.rank is k
+    DriverOptions driver;
+    ClusterOptions cluster;
+    int clusters = 0; // c; 0 = number of classes when labelled, else the rank
+    // Semi-supervised methods: the labelled subset is drawn from the truth labels (seeded by
+    // driver.seed) unless params.knownLabels is already given.
+    double labeledFraction = 0;
+    int labeledPerClass = 0;
+};
+
+struct RunResult {
+    Factorization factorization;
+    std::vector<int> predicted; // cluster of each sample, 0-based
+    int clusters = 0;
+    std::vector<int> knownLabels; // the labelled subset given to a semi-supervised method
+    std::optional<double> ac; // when truth labels were given
+    std::optional<double> nmi;
+    // CF_OGL: scores of the clustering by Q's connected components (METHODS.md 3).
+    std::optional<double> graphAc;
+    std::optional<double> graphNmi;
+    double reconstructionError = 0; // ||X - basis V^T|| / ||X||
+    double sparseness = 0; // Hoyer, of V
+    double clusterSeconds = 0;
+};
+
+// Factorizes X (m x n) and clusters the rows of V; AC/NMI against `truth` when it is not empty
+// (then it has n entries). Throws std::invalid_argument for bad options or data.
+RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
+    const SolveControl& control = {});
+
+// The clustering step alone (also used for re-clustering a kept factorization).
+std::vector<int> clusterRepresentation(
+    const Matrix& V, int clusters, const ClusterOptions& options, std::uint64_t seed);
+
+} // namespace facet

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+#include "graph/graph.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace facet {
+
+// METHODS.md 1.3: the p-nearest-neighbour affinity graph of LCCF, GNMF and CF_OGL.
+struct KnnOptions {
+    int p = 5; // neighbours per sample, 1 <= p <= n - 1
+    GraphWeight weight = GraphWeight::Binary;
+    std::optional<double> heatT; // heat width t > 0; unset: meanPairwiseDistance(X, seed)
+    std::uint64_t seed = 0; // draws the sample of the default heat width
+};
+
+// The sample size of meanPairwiseDistance().
+inline constexpr Eigen::Index kPairwiseSampleSize = 3000;
+
+// Mean Euclidean distance |x_i - x_j| over all pairs i < j of at most kPairwiseSampleSize
+// columns of X (m x n): every column when n <= kPairwiseSampleSize, else a uniform sample
+// without replacement drawn with Rng(seed). The default heat width t (METHODS.md 1.3).
+double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed);
+
+// The symmetric p-nearest-neighbour graph of the columns of X (m x n), by Euclidean distance.
+// S_ij is stored iff i is among the p nearest of j or j among the p nearest of i (i != j);
+// neighbours at equal distance are taken by smaller index first, so duplicate samples give a
+// deterministic graph. Weights:
+//   binary  1
+//   heat    exp(-|x_i - x_j|^2 / (2 t^2))
+//   cosine  max(0, x_i^T x_j / (|x_i| |x_j|)), and 0 when x_i or x_j is the zero vector.
+// Every edge of the neighbour relation stays in the sparsity pattern even where its weight is 0
+// (a zero vector, a negative cosine, a heat weight that underflows), so the pattern is the same
+// in every weight mode; a stored 0 contributes nothing to S V or D. Negative cosines are cut at 0
+// because L = D - S is positive semidefinite, and the multiplicative rules valid, only for S >= 0.
+// degree = S 1. The search is nearestNeighborTable() (exact, blocked GEMMs, never n x n).
+// Throws std::invalid_argument unless 1 <= p <= n - 1, t > 0 and X is finite.
+Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options);
+
+// METHODS.md 2.3 (SemiGNMF): the graph with label knowledge written in. knownLabels has one
+// entry per sample, the class index (>= 0) or -1 when the label is unknown; empty means no
+// labels. For two labelled samples i != j: same class -> S_ij = 1, the largest weight of every
+// mode, for every such pair (edges are added where the kNN graph had none); different classes ->
+// the edge is removed. Edges touching an unlabelled sample are unchanged; degrees are recomputed
+// as S 1. Cost O(nnz(S) + sum over classes of l_c^2), l_c labelled samples of class c.
+Graph applyLabelConstraints(const Graph& graph, const std::vector<int>& knownLabels);
+
+} // namespace facet

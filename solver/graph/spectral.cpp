@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "graph/spectral.h"
+
+#include "core/random.h"
+#include "graph/components.h"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SparseCholesky>
+#include <Spectra/SymEigsShiftSolver.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace facet {
+namespace {
+
+using Index = Eigen::Index;
+
+constexpr Scalar kRelativeShift = Scalar(1e-8);
+constexpr Scalar kLanczosTolerance = std::is_same_v<Scalar, float> ? Scalar(1e-5) : Scalar(1e-10);
+constexpr Index kLanczosMaxRestarts = 1000;
+constexpr std::uint64_t kStartSeed = 0x5eed5eedULL;
+
+SpectralEmbedding denseEigenpairs(const SparseMatrix& L, int c)
+{
+    const Index want = std::min<Index>(c + 1, L.rows());
+    const Eigen::SelfAdjointEigenSolver<Matrix> solver(Matrix(L), Eigen::ComputeEigenvectors);
+    return { solver.eigenvectors().leftCols(c), solver.eigenvalues().head(want), true };
+}
+
+// y = P (L - sigma I)^{-1} P x, P x = x minus its mean over each connected component (the
+// orthogonal projector onto the complement of the component indicators, the null space of L).
+// L - sigma I with sigma < 0 is positive definite, so LDL^T applies. Spectra's operator concept.
+class DeflatedShiftInvert {
+public:
+    using Scalar = facet::Scalar;
+
+    DeflatedShiftInvert(const SparseMatrix& L, const Components& components)
+        : m_L(L)
+        , m_components(components)
+        , m_size(std::size_t(components.count))
+    {
+        for (int label : components.labels)
+            m_size[std::size_t(label)] += 1;
+    }
+    Index rows() const { return m_L.rows(); }
+    Index cols() const { return m_L.cols(); }
+    void set_shift(const Scalar& sigma)
+    {
+        SparseMatrix identity(rows(), cols());
+        identity.setIdentity();
+        m_factor.compute(SparseMatrix(m_L - sigma * identity));
+        if (m_factor.info() != Eigen::Success)
+            throw std::runtime_error("LDL^T of the shifted Laplacian failed");
+    }
+    void project(Scalar* x) const
+    {
+        std::vector<Scalar> mean(m_size.size(), Scalar(0));
+        const Index n = rows();
+        for (Index i = 0; i < n; ++i)
+            mean[std::size_t(m_components.labels[std::size_t(i)])] += x[i];
+        for (std::size_t k = 0; k < mean.size(); ++k)
+            mean[k] /= Scalar(m_size[k]);
+        for (Index i = 0; i < n; ++i)
+            x[i] -= mean[std::size_t(m_components.labels[std::size_t(i)])];
+    }
+    void perform_op(const Scalar* xIn, Scalar* yOut) const
+    {
+        Vector x = Eigen::Map<const Vector>(xIn, rows());
+        project(x.data());
+        Eigen::Map<Vector> y(yOut, rows());
+        y = m_factor.solve(x);
+        project(yOut);
+    }
+
+private:
+    const SparseMatrix& m_L;
+    const Components& m_components;
+    std::vector<Index> m_size; // members per component
+    Eigen::SimplicialLDLT<SparseMatrix> m_factor;
+};
+
+SpectralEmbedding failed(Index n, int c, Index want)
+{
+    const Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
+    return { Matrix::Constant(n, c, nan), Vector::Constant(want, nan), false };
+}
+
+} // namespace
+
+SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c, Index denseLimit)
+{
+    const Index n = L.rows();
+    if (L.cols() != n)
+        throw std::invalid_argument("the Laplacian must be square, got " + std::to_string(n) + " x "
+            + std::to_string(L.cols()));
+    if (c < 1 || c > n)
+        throw std::invalid_argument("the number of eigenvectors c must be in [1, n] = [1, "
+            + std::to_string(n) + "], got " + std::to_string(c));
+    if (n <= denseLimit)
+        return denseEigenpairs(L, c);
+
+    const Index want = std::min<Index>(c + 1, n);
+    // The components of S = -offdiag(L), S > 0.
+    const Components components = connectedComponents(SparseMatrix(-L));
+    const Index r = components.count;
+    // The first min(r, c) columns of F: the normalized indicators (eigenvalue 0).
+    const Index nullColumns = std::min<Index>(r, c);
+    SpectralEmbedding out;
+    out.F = Matrix::Zero(n, c);
+    {
+        std::vector<Index> size(std::size_t(r), 0);
+        for (int label : components.labels)
+            size[std::size_t(label)] += 1;
+        for (Index i = 0; i < n; ++i) {
+            const Index label = components.labels[std::size_t(i)];
+            if (label < nullColumns)
+                out.F(i, label) = Scalar(1) / std::sqrt(Scalar(size[std::size_t(label)]));
+        }
+    }
+    out.eigenvalues = Vector::Zero(want);
+    if (r >= want)
+        return out;
+
+    const Index nev = want - r; // eigenpairs with lambda > 0 still needed
+    const Index rank = n - r; // dimension of the complement of the null space
+    if (2 * nev + 1 > rank) // hardly a sparse problem any more
+        return denseEigenpairs(L, c);
+
+    const Scalar maxDiagonal = Vector(L.diagonal()).maxCoeff();
+    const Scalar sigma
+        = -kRelativeShift * std::max(maxDiagonal, std::numeric_limits<Scalar>::min());
+    DeflatedShiftInvert op(L, components);
+    // A fixed start in the complement: the iteration, and so the result, is reproducible.
+    Rng rng(kStartSeed);
+    Vector start = (rng.uniformMatrix(n, 1).array() - Scalar(0.5)).matrix();
+    op.project(start.data());
+
+    for (Index ncv = std::min(rank, std::max(2 * nev + 1, nev + 20));;
+         ncv = std::min(rank, 2 * ncv)) {
+        std::optional<Spectra::SymEigsShiftSolver<DeflatedShiftInvert>> solver;
+        try {
+            solver.emplace(op, nev, ncv, sigma); // factorizes L - sigma I
+        } catch (const std::runtime_error&) {
+            return failed(n, c, want); // non-finite L
+        }
+        solver->init(start.data());
+        solver->compute(Spectra::SortRule::LargestMagn, kLanczosMaxRestarts, kLanczosTolerance,
+            Spectra::SortRule::SmallestAlge);
+        if (solver->info() == Spectra::CompInfo::Successful) {
+            const Vector lambda = solver->eigenvalues(); // ascending, all > 0
+            const Matrix vectors = solver->eigenvectors(nev);
+            out.eigenvalues.tail(nev) = lambda;
+            out.F.rightCols(c - nullColumns) = vectors.leftCols(c - nullColumns);
+            return out;
+        }
+        if (ncv == rank)
+            return failed(n, c, want);
+    }
+}
+
+} // namespace facet

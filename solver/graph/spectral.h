@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+#include "graph/graph.h"
+
+namespace facet {
+
+// Up to this size the eigenproblem is solved densely (METHODS.md section 3: "dense is fine for
+// n <= 2000"); above it, sparse shift-invert Lanczos (Spectra).
+// METHODS.md 3 allows the dense solver up to n = 2000; measured here, one dense solve at
+// n = 2000 costs ~5 s against ~0.15 s for the sparse path (tested equal), so it stops at 500.
+inline constexpr Eigen::Index kDenseEigenLimit = 500;
+
+// Eigenvalues below this count as 0 (METHODS.md 3, beta self-tuning).
+inline constexpr Scalar kZeroEigenvalue
+    = std::is_same_v<Scalar, float> ? Scalar(1e-5) : Scalar(1e-10);
+
+// The spectral embedding of a graph: F = the c eigenvectors of L with the smallest eigenvalues,
+// which minimizes Tr(F^T L F) over F^T F = I (Ky Fan). Shapes: F n x c.
+struct SpectralEmbedding {
+    Matrix F; // n x c, orthonormal columns, ordered by eigenvalue
+    Vector eigenvalues; // the min(c + 1, n) smallest eigenvalues of L, ascending
+    bool converged = true; // false: the sparse solver did not converge (F, eigenvalues are NaN)
+};
+
+// L = D - S is the Laplacian of a symmetric affinity S >= 0 (n x n, both triangles stored);
+// 1 <= c <= n. Deterministic (no random start).
+//   n <= denseLimit: Eigen's SelfAdjointEigenSolver on the dense L.
+//   otherwise: the null space of L is known exactly, spanned by the indicator vectors of the
+//     connected components of S (r of them, eigenvalue 0), so they are taken directly; a
+//     single-vector Lanczos could not resolve that repeated eigenvalue reliably. The remaining
+//     min(c + 1, n) - r eigenpairs are the largest of the deflated shift-invert operator
+//     P (L + s I)^{-1} P, P the projector onto the complement of the indicators, whose
+//     eigenvalues are 1 / (lambda + s) (Spectra's SymEigsShiftSolver, sigma = -s,
+//     s = 1e-8 max diag(L): small against every eigenvalue worth separating, large enough for
+//     a stable LDL^T of L + s I). When r >= c + 1 no solve is needed at all.
+// A sparse solve that does not converge is a numerical outcome, not an error: F and the
+// eigenvalues are then NaN, so the caller's objective turns non-finite (StopReason::NonFinite).
+SpectralEmbedding smallestEigenpairs(
+    const SparseMatrix& L, int c, Eigen::Index denseLimit = kDenseEigenLimit);
+
+} // namespace facet

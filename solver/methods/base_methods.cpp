@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Registry entries of the two base methods, NMF (1.1) and CF (1.2), with NCW (1.7) for both and
+// the kernels (1.7) and general form (1.4) for CF.
+#include "methods/cf.h"
+#include "methods/cf_family.h"
+#include "methods/ncw.h"
+#include "methods/nmf.h"
+#include "methods/registry.h"
+
+namespace facet {
+namespace {
+
+// NMF factors X itself: the kernel and general-form options do not concern it.
+MethodFactory makeNmf(MatrixCRef X, const MethodOptions& o, MethodContext&)
+{
+    Nmf probe(X, o.rank, o.init); // validates on the caller's thread
+    if (o.ncw) {
+        const std::shared_ptr<const NcwData> data = makeNcwData(X, nullptr, true);
+        return [data, rank = o.rank, init = o.init] {
+            return std::make_unique<Ncw>(data, std::make_unique<Nmf>(data->Xw, rank, init));
+        };
+    }
+    return [X, rank = o.rank, init = o.init] { return std::make_unique<Nmf>(X, rank, init); };
+}
+
+MethodFactory makeCf(MatrixCRef X, const MethodOptions& o, MethodContext& context)
+{
+    const auto setup = prepareCfFamily(X, o, context, { "CF", true, true, InitKind::Random });
+    return cfFamilyFactory(X, setup, [rank = o.rank](MatrixCRef data, const CfFamilySetup& s) {
+        return std::make_unique<Cf>(data, s.gram, rank, s.settings);
+    });
+}
+
+} // namespace
+
+void appendBaseMethods(std::vector<MethodEntry>& table)
+{
+    table.push_back(
+        { { "nmf", "NMF (Lee & Seung)", "min ||X - U V^T||^2 over U, V >= 0", true, false },
+            makeNmf });
+    table.push_back({ { "cf", "Concept Factorization (Xu & Gong)",
+                          "min ||X - X W V^T||^2 over W, V >= 0", false, true },
+        makeCf });
+}
+
+} // namespace facet

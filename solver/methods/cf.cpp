@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/cf.h"
+
+#include "core/update.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace facet {
+
+Cf::Cf(MatrixCRef X, std::shared_ptr<const Gram> gram, int rank, CfSettings settings)
+    : m_X(X)
+    , m_gram(std::move(gram))
+    , m_rank(rank)
+{
+    if (!m_gram || m_gram->size() != X.cols())
+        throw std::invalid_argument(
+            "CF needs the kernel of the same data (n = " + std::to_string(X.cols()) + ")");
+    requireRank(rank, X.cols());
+    requireFinite(X);
+    configure(std::move(settings));
+}
+
+void Cf::configure(CfSettings settings)
+{
+    const auto& split = settings.generalForm;
+    if (split && !split->trivial() && split->plus().rows() != m_gram->size())
+        throw std::invalid_argument("the general form's K+ / K- do not match the kernel's size n = "
+            + std::to_string(m_gram->size()));
+    m_settings = std::move(settings);
+}
+
+void Cf::initialize(Rng& rng)
+{
+    CfStart start = cfFamilyStart(m_settings.init, m_X, *m_gram, m_rank, rng);
+    initializeFrom(std::move(start.W), std::move(start.V));
+}
+
+void Cf::initializeFrom(Matrix W, Matrix V)
+{
+    m_W = std::move(W);
+    m_V = std::move(V);
+    refreshCache();
+    normalize();
+}
+
+void Cf::refreshCache()
+{
+    m_KW = m_gram->times(m_W);
+    m_WtKW.noalias() = m_W.transpose() * m_KW;
+    if (explicitSplit()) {
+        m_KpW.noalias() = m_settings.generalForm->plus() * m_W;
+        m_KmW.noalias() = m_settings.generalForm->minus() * m_W;
+        m_WtKpW.noalias() = m_W.transpose() * m_KpW;
+        m_WtKmW.noalias() = m_W.transpose() * m_KmW;
+    }
+}
+
+void Cf::normalize()
+{
+    const Vector d = m_WtKW.diagonal().cwiseMax(Scalar(0)).cwiseSqrt();
+    rescaleColumns(m_W, m_V, d);
+    refreshCache();
+}
+
+Cf::RuleParts Cf::wParts() const
+{
+    const Matrix VtV = m_V.transpose() * m_V;
+    RuleParts parts { m_gram->times(m_V), kPlusW() * VtV, {} };
+    if (explicitSplit())
+        parts.minus.noalias() = m_KmW * VtV;
+    return parts;
+}
+
+// The regularizer joins the general form as METHODS.md 1.4 writes it: R.plus in Q+, R.minus in
+// Q- (the log bound for -lambda Tr(V^T S V)). For K >= 0 and lambda > 0 that rule is valid and
+// monotone but not the plain LCCF rule, which bounds the S term by its tangent instead (R.minus
+// in the numerator, i.e. in `linear`); the two coincide for lambda = 0.
+Cf::RuleParts Cf::vParts() const
+{
+    RuleParts parts { m_KW, m_V * wtKPlusW(), {} };
+    if (explicitSplit())
+        parts.minus.noalias() = m_V * m_WtKmW;
+    // The graph term's negative part lambda S V joins the linear term, not Q- as METHODS.md 1.4
+    // prints it: both give a valid auxiliary function (S V >= 0 is kept exact like K W), but
+    // only this one meets the same section's requirement that the general form reduce exactly
+    // to the plain LCCF rule when K >= 0 (with Q- = 0 the rule is (a + |a|) / 2 / Q+ = a / Q+).
+    const Regularizer r = vRegularizer();
+    if (r.plus.size() > 0)
+        parts.plus += r.plus;
+    if (r.minus.size() > 0)
+        parts.linear += r.minus;
+    return parts;
+}
+
+// METHODS.md 1.4, general form. With a = linear, b = plus, c = minus (grad / c0 = b - c - a),
+// bound the convex part by sum b m^2 / m', the concave part -c by its log-tangent
+// -c m' (1 + 2 log(m / m')), and keep the linear part exact; the minimum of that auxiliary
+// function is m = m' (a + sqrt(a^2 + 4 b c)) / (2 b), for a of either sign. It is written as
+// P = (a + sqrt(a^2 + 4 b c)) / 2 over N = b, and for a < 0 as the equal 2 b c /
+// (sqrt(a^2 + 4 b c) - a), which does not cancel. With c = 0 and a >= 0, P = (a + |a|) / 2 = a
+// exactly (hypot(a, 0) = |a|): the plain rule bit for bit.
+UpdateTerms Cf::combine(RuleParts parts) const
+{
+    if (!usesGeneralForm()) {
+        UpdateTerms t { std::move(parts.linear), std::move(parts.plus) };
+        if (parts.minus.size() > 0)
+            t.numerator += parts.minus;
+        return t;
+    }
+    const bool hasMinus = parts.minus.size() > 0;
+    Matrix P(parts.linear.rows(), parts.linear.cols());
+    for (Eigen::Index i = 0; i < P.size(); ++i) {
+        const Scalar a = parts.linear.data()[i];
+        const Scalar bc = hasMinus ? parts.plus.data()[i] * parts.minus.data()[i] : Scalar(0);
+        const Scalar root = std::hypot(a, 2 * std::sqrt(bc));
+        P.data()[i] = a >= 0 ? (a + root) / 2 : 2 * bc / (root - a);
+    }
+    return { std::move(P), std::move(parts.plus) };
+}
+
+UpdateTerms Cf::updateTerms(int factor) const
+{
+    return factor == 0 ? wTerms() : vTerms();
+}
+
+void Cf::step()
+{
+    UpdateTerms t = wTerms();
+    multiplicativeUpdate(m_W, t.numerator, t.denominator);
+    refreshCache(); // the V rule uses the new W
+    t = vTerms();
+    multiplicativeUpdate(m_V, t.numerator, t.denominator);
+}
+
+double Cf::reconstructionObjective() const
+{
+    // Tr(K) - 2 Tr(V^T K W) + Tr(V W^T K W V^T), with Tr(V A V^T) = sum(A o V^T V).
+    const Matrix VtV = m_V.transpose() * m_V;
+    const double value = m_gram->trace() - 2.0 * double((m_V.array() * m_KW.array()).sum())
+        + double((m_WtKW.array() * VtV.array()).sum());
+    return std::max(value, 0.0);
+}
+
+double Cf::objective() const
+{
+    return reconstructionObjective() + regularizerObjective();
+}
+
+void Cf::restore(const std::vector<Matrix>& state)
+{
+    m_W = state.at(0);
+    m_V = state.at(1);
+    refreshCache();
+}
+
+void Cf::finalize()
+{
+    normalize();
+}
+
+void Cf::exportTo(Factorization& out) const
+{
+    out.W = m_W;
+    out.V = m_V;
+    out.basis.noalias() = m_X * m_W;
+}
+
+} // namespace facet

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/cnmf.h"
+
+#include "core/update.h"
+
+#include <stdexcept>
+
+namespace facet {
+
+Cnmf::Cnmf(MatrixCRef X, int rank, std::shared_ptr<const ConstraintMatrix> A, InitKind init)
+    : Nmf(X, rank, init)
+    , m_A(std::move(A))
+{
+    if (!m_A || m_A->rows() != X.cols())
+        throw std::invalid_argument(
+            "CNMF needs a constraint matrix on the n = " + std::to_string(X.cols()) + " samples");
+}
+
+void Cnmf::initialize(Rng& rng)
+{
+    if (m_init == InitKind::Random) {
+        Matrix U = rng.uniformMatrix(m_X.rows(), m_rank);
+        Matrix Z = rng.uniformMatrix(m_A->cols(), m_rank);
+        setFactors(std::move(U), std::move(Z));
+        return;
+    }
+    NmfStart start = nmfFamilyStart(m_init, m_X, m_rank, rng);
+    setFactors(std::move(start.U), m_A->leastSquares(start.V));
+}
+
+void Cnmf::setFactors(Matrix U, Matrix Z)
+{
+    m_Z = std::move(Z);
+    initializeFrom(std::move(U), m_A->times(m_Z));
+}
+
+UpdateTerms Cnmf::updateTerms(int factor) const
+{
+    if (factor == 0) // U <- U o (X A Z) / (U Z^T A^T A Z), NMF's rule at V = A Z
+        return Nmf::updateTerms(0);
+    // Z <- Z o (A^T X^T U) / (A^T A Z U^T U)
+    return { m_A->transposeTimes(m_XtU), m_A->transposeTimes(m_V * m_UtU) };
+}
+
+void Cnmf::step()
+{
+    UpdateTerms t = updateTerms(0);
+    multiplicativeUpdate(m_U, t.numerator, t.denominator);
+    refreshCache(); // the Z rule uses the new U
+    t = updateTerms(1);
+    multiplicativeUpdate(m_Z, t.numerator, t.denominator);
+    m_V = m_A->times(m_Z);
+}
+
+void Cnmf::restore(const std::vector<Matrix>& state)
+{
+    setFactors(state.at(0), state.at(1));
+}
+
+void Cnmf::finalize()
+{
+    // Unit-norm basis columns, Z (and so V = A Z) takes the norms (METHODS.md 1.1).
+    const Vector norms = m_U.colwise().norm().transpose();
+    rescaleColumns(m_U, m_Z, norms);
+    m_V = m_A->times(m_Z);
+    refreshCache();
+}
+
+} // namespace facet

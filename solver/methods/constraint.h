@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/types.h"
+
+#include <vector>
+
+namespace facet {
+
+// METHODS.md section 2: the label constraint matrix A (n x (c + n - l)) of CNMF and CCF, never
+// stored densely. A labelled sample of class j has its single 1 in column j, the t-th unlabelled
+// sample in column c + t, so V = A Z gives samples with the same label identical rows. Only the
+// classes that have a labelled sample get a column (in increasing class index); a class without
+// one is simply absent. With no labels A = I (CNMF is NMF, CCF is CF).
+class ConstraintMatrix {
+public:
+    // knownLabels: empty (no labels) or one entry per sample, the class index (>= 0) or -1 when
+    // unknown. Throws std::invalid_argument for a wrong size or an index below -1.
+    ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::Index samples);
+
+    Eigen::Index rows() const { return Eigen::Index(m_column.size()); } // n
+    Eigen::Index cols() const { return m_diag.size(); } // c + n - l
+    int classes() const { return m_classes; } // c
+    Eigen::Index labelled() const { return m_labelled; } // l
+    bool isIdentity() const { return m_labelled == 0; }
+
+    // A Z (n x k): row i is row column(i) of Z, a gather.
+    Matrix times(const Matrix& Z) const;
+    // A^T M ((c + n - l) x k): row r sums the rows of M whose sample maps to column r.
+    Matrix transposeTimes(const Matrix& M) const;
+    // diag(A^T A): the class sizes, then ones.
+    const Vector& gramDiagonal() const { return m_diag; }
+    // argmin_Z ||A Z - V||: (A^T A)^(-1) A^T V, the class means of V's rows, then V's unlabelled
+    // rows. Maps a start V (n x k) to Z.
+    Matrix leastSquares(const Matrix& V) const;
+
+private:
+    std::vector<Eigen::Index> m_column; // n entries: the column of A holding sample i's 1
+    Vector m_diag;
+    int m_classes = 0;
+    Eigen::Index m_labelled = 0;
+};
+
+} // namespace facet

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/gnmf.h"
+
+#include "methods/lccf.h"
+
+namespace facet {
+
+Gnmf::Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda)
+    : Nmf(X, rank)
+    , m_graph(std::move(graph))
+    , m_lambda(lambda)
+{
+    requireGraphRegularizer(m_graph, X.cols(), lambda);
+}
+
+// As in LCCF: the gradient 2 lambda (D V - S V) splits into D V (denominator) and S V
+// (numerator); lambda = 0 adds nothing, so the rule is NMF's bit for bit.
+Nmf::Regularizer Gnmf::vRegularizer() const
+{
+    if (m_lambda == 0)
+        return {};
+    const Scalar lambda = Scalar(m_lambda);
+    Regularizer r;
+    r.plus = lambda * (m_graph->degree.asDiagonal() * m_V);
+    r.minus = lambda * (m_graph->S * m_V);
+    return r;
+}
+
+double Gnmf::regularizerObjective() const
+{
+    return graphRegularizerValue(*m_graph, m_V, m_lambda);
+}
+
+} // namespace facet

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/kernels.h"
+
+#include "graph/knn_graph.h"
+
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+namespace facet {
+namespace {
+
+// G = X^T X (n x n), exactly symmetric: only the lower triangle is computed, then mirrored, so
+// K inherits the symmetry the CF derivations assume.
+Matrix innerProducts(MatrixCRef X)
+{
+    Matrix G = Matrix::Zero(X.cols(), X.cols());
+    G.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
+    G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
+    return G;
+}
+
+std::string number(double value)
+{
+    std::ostringstream out;
+    out << std::setprecision(6) << value;
+    return out.str();
+}
+
+} // namespace
+
+void requireDenseFits(Eigen::Index n, int count, const std::string& what)
+{
+    const double bytes = double(count) * double(n) * double(n) * double(sizeof(Scalar));
+    if (bytes > double(kDenseKernelBudget))
+        throw std::invalid_argument(what + " needs " + std::to_string(count) + " dense "
+            + std::to_string(n) + " x " + std::to_string(n) + " matrices, "
+            + std::to_string(std::uint64_t(bytes)) + " bytes ("
+            + std::to_string(std::uint64_t(bytes) >> 20) + " MiB), over the budget of "
+            + std::to_string(kDenseKernelBudget)
+            + " bytes; use fewer samples or the linear kernel");
+}
+
+Matrix polynomialKernel(MatrixCRef X, double degree, double offset)
+{
+    if (!(degree > 0) || !std::isfinite(degree))
+        throw std::invalid_argument(
+            "the polynomial kernel needs a finite degree > 0, got " + number(degree));
+    if (!std::isfinite(offset))
+        throw std::invalid_argument(
+            "the polynomial kernel needs a finite offset, got " + number(offset));
+    requireDenseFits(X.cols(), 1, "the polynomial kernel");
+    Matrix K = innerProducts(X);
+    K.array() += Scalar(offset);
+    const bool integerDegree = degree == std::round(degree);
+    if (!integerDegree && K.minCoeff() < 0)
+        throw std::invalid_argument("the polynomial kernel with the non-integer degree "
+            + number(degree)
+            + " needs x_i^T x_j + offset >= 0 for every pair; use an "
+              "integer degree or a larger offset");
+    if (degree != 1)
+        K = K.array().pow(Scalar(degree)).matrix();
+    return K;
+}
+
+Matrix gaussianKernel(MatrixCRef X, double sigma)
+{
+    if (!(sigma > 0) || !std::isfinite(sigma))
+        throw std::invalid_argument(
+            "the gaussian kernel needs a finite sigma > 0, got " + number(sigma));
+    requireDenseFits(X.cols(), 1, "the gaussian kernel");
+    // |x_i - x_j|^2 = |x_i|^2 + |x_j|^2 - 2 x_i^T x_j, cut at 0 against cancellation.
+    Matrix K = innerProducts(X);
+    const Vector norm2 = K.diagonal();
+    const double scale = -1.0 / (2.0 * sigma * sigma);
+    for (Eigen::Index j = 0; j < K.cols(); ++j)
+        for (Eigen::Index i = 0; i < K.rows(); ++i) {
+            const double d2 = std::max(0.0, double(norm2(i) + norm2(j) - 2 * K(i, j)));
+            K(i, j) = Scalar(std::exp(scale * d2));
+        }
+    K.diagonal().setOnes();
+    return K;
+}
+
+std::shared_ptr<const Gram> makeKernel(
+    MatrixCRef X, const MethodOptions& options, std::vector<std::string>& notes)
+{
+    switch (options.kernel) {
+    case KernelKind::Linear:
+        return Gram::linear(X);
+    case KernelKind::Polynomial:
+        notes.push_back("kernel: polynomial (x_i^T x_j + " + number(options.offset) + ")^"
+            + number(options.degree) + "; the basis images X W are a pre-image approximation");
+        return Gram::fromMatrix(polynomialKernel(X, options.degree, options.offset));
+    case KernelKind::Gaussian: {
+        double sigma = 0;
+        if (options.sigma) {
+            sigma = *options.sigma;
+        } else {
+            sigma = meanPairwiseDistance(X, 0);
+            if (!(sigma > 0))
+                throw std::invalid_argument("the gaussian kernel's default sigma (the mean "
+                                            "pairwise distance) is 0: the samples coincide; "
+                                            "give sigma explicitly");
+        }
+        notes.push_back("kernel: gaussian, sigma = " + number(sigma)
+            + (options.sigma ? "" : " (mean pairwise distance)")
+            + "; the basis images X W are a pre-image approximation");
+        return Gram::fromMatrix(gaussianKernel(X, sigma));
+    }
+    }
+    throw std::invalid_argument("unknown kernel");
+}
+
+} // namespace facet

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/lcf.h"
+
+#include "core/update.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace facet {
+
+Lcf::Lcf(MatrixCRef X, std::shared_ptr<const Gram> gram, int rank, double lambda,
+    bool normalizeEach, CfSettings settings)
+    : Cf(X, std::move(gram), rank, std::move(settings))
+    , m_lambda(lambda)
+    , m_normalizeEach(normalizeEach)
+{
+    if (!(lambda >= 0) || !std::isfinite(lambda))
+        throw std::invalid_argument(
+            "lambda must be finite and >= 0, got " + std::to_string(lambda));
+    if (usesGeneralForm())
+        throw std::invalid_argument("LCF has no general form: it needs a kernel K >= 0");
+}
+
+// Gradient in W (derivation): the CF part gives 2 (K W V^T V - K V); the locality term
+// lambda sum_ij v_ij (-2 (K W)_ij + w_j^T K w_j) gives lambda (-2 K V + 2 K W diag(V^T 1)).
+// Hence grad = 2 (N - P) with P = (1 + lambda) K V, N = K W (V^T V + lambda diag(V^T 1)).
+UpdateTerms Lcf::wTerms() const
+{
+    Matrix inner = m_V.transpose() * m_V;
+    inner.diagonal() += Scalar(m_lambda) * m_V.colwise().sum().transpose();
+    return { Scalar(1 + m_lambda) * m_gram->times(m_V), m_KW * inner };
+}
+
+// Gradient in V: 2 (V W^T K W - K W) + lambda (a 1^T - 2 K W + 1 b^T). As a regularizer of the
+// CF rule (whose terms are half the gradient): minus = lambda K W, plus = lambda/2 (a 1^T + 1 b^T),
+// which is METHODS.md's rule divided by 2.
+Cf::Regularizer Lcf::vRegularizer() const
+{
+    if (m_lambda == 0)
+        return {};
+    const Scalar lambda = Scalar(m_lambda);
+    const Vector& a = m_gram->diagonal();
+    const Vector b = m_WtKW.diagonal();
+    Regularizer r;
+    r.minus = lambda * m_KW;
+    r.plus = (Scalar(0.5) * lambda)
+        * (a * RowVector::Ones(m_rank) + Vector::Ones(a.size()) * b.transpose());
+    return r;
+}
+
+// lambda (sum_i a_i (V 1)_i - 2 sum(V o K W) + sum_j b_j (V^T 1)_j), each v_ij times the
+// squared distance ||X w_j - x_i||^2 >= 0.
+double Lcf::regularizerObjective() const
+{
+    if (m_lambda == 0)
+        return 0;
+    const double aTerm = double(m_gram->diagonal().dot(m_V.rowwise().sum()));
+    const double kTerm = double((m_V.array() * m_KW.array()).sum());
+    const double bTerm = double(m_WtKW.diagonal().dot(m_V.colwise().sum().transpose()));
+    return m_lambda * (aTerm - 2.0 * kTerm + bTerm);
+}
+
+void Lcf::step()
+{
+    Cf::step();
+    if (m_normalizeEach) {
+        // V_j <- V_j / |V_j|, W_j <- W_j |V_j|: W V^T is unchanged, the locality term is not.
+        const Vector norms = m_V.colwise().norm().transpose();
+        rescaleColumns(m_V, m_W, norms);
+        refreshCache();
+    }
+}
+
+std::vector<std::string> Lcf::notes() const
+{
+    std::vector<std::string> out = Cf::notes();
+    if (m_normalizeEach)
+        out.push_back("normalize-each: V's columns are scaled to unit norm after every step (as "
+                      "LCF_Multi.m); this changes the objective, which is then not guaranteed "
+                      "to decrease");
+    return out;
+}
+
+} // namespace facet

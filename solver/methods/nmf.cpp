@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/nmf.h"
+
+#include "core/update.h"
+
+namespace facet {
+
+Nmf::Nmf(MatrixCRef X, int rank, InitKind init)
+    : m_X(X)
+    , m_rank(rank)
+    , m_init(init)
+    , m_xNorm2(double(X.squaredNorm()))
+{
+    requireRank(rank, X.cols());
+    requireFinite(X);
+    requireNonNegative(X, "NMF", " (CF handles signed data through its general form)");
+}
+
+void Nmf::initialize(Rng& rng)
+{
+    NmfStart start = nmfFamilyStart(m_init, m_X, m_rank, rng);
+    initializeFrom(std::move(start.U), std::move(start.V));
+}
+
+void Nmf::initializeFrom(Matrix U, Matrix V)
+{
+    m_U = std::move(U);
+    m_V = std::move(V);
+    refreshCache();
+}
+
+void Nmf::refreshCache()
+{
+    m_XtU.noalias() = m_X.transpose() * m_U;
+    m_UtU.noalias() = m_U.transpose() * m_U;
+}
+
+UpdateTerms Nmf::updateTerms(int factor) const
+{
+    if (factor == 0) // U <- U o (X V) / (U V^T V)
+        return { m_X * m_V, m_U * (m_V.transpose() * m_V) };
+    // V <- V o (X^T U) / (V U^T U)
+    UpdateTerms t { m_XtU, m_V * m_UtU };
+    const Regularizer r = vRegularizer();
+    if (r.minus.size() > 0)
+        t.numerator += r.minus;
+    if (r.plus.size() > 0)
+        t.denominator += r.plus;
+    return t;
+}
+
+void Nmf::step()
+{
+    UpdateTerms t = updateTerms(0);
+    multiplicativeUpdate(m_U, t.numerator, t.denominator);
+    refreshCache(); // the V rule uses the new U
+    t = updateTerms(1);
+    multiplicativeUpdate(m_V, t.numerator, t.denominator);
+}
+
+double Nmf::objective() const
+{
+    // ||X - U V^T||^2 = ||X||^2 - 2 Tr(V^T X^T U) + Tr(U^T U V^T V): O((m + n) k^2) from the
+    // cached X^T U instead of another m n k product.
+    const Matrix VtV = m_V.transpose() * m_V;
+    const double value = m_xNorm2 - 2.0 * double((m_V.array() * m_XtU.array()).sum())
+        + double((m_UtU.array() * VtV.array()).sum());
+    return std::max(value, 0.0) + regularizerObjective();
+}
+
+void Nmf::restore(const std::vector<Matrix>& state)
+{
+    initializeFrom(state.at(0), state.at(1));
+}
+
+void Nmf::finalize()
+{
+    // Unit-norm basis columns; V takes the norms, so U V^T is unchanged (METHODS.md 1.1).
+    const Vector norms = m_U.colwise().norm().transpose();
+    rescaleColumns(m_U, m_V, norms);
+    refreshCache();
+}
+
+void Nmf::exportTo(Factorization& out) const
+{
+    out.basis = m_U;
+    out.W.resize(0, 0);
+    out.V = m_V;
+}
+
+} // namespace facet

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/method.h"
+#include "methods/initialization.h"
+
+namespace facet {
+
+// METHODS.md 1.1, NMF (Lee & Seung 2001, Frobenius): O = ||X - U V^T||_F^2, U, V >= 0.
+// Shapes: X m x n, U m x k, V n x k. Graph-regularized variants (GNMF) derive from this class
+// and add their regularizer through vRegularizer() / regularizerObjective().
+class Nmf : public Method {
+public:
+    // X must outlive the method and be non-negative (std::invalid_argument otherwise). `init`
+    // chooses the start (METHODS.md section 0, see initialization.h).
+    Nmf(MatrixCRef X, int rank, InitKind init = InitKind::Random);
+
+    std::string_view name() const override { return "nmf"; }
+    void initialize(Rng& rng) override;
+    // Starts from given factors (warm start, or NMF-based initialization of other methods).
+    void initializeFrom(Matrix U, Matrix V);
+    void step() override;
+    double objective() const override;
+    UpdateTerms updateTerms(int factor) const override;
+    std::vector<Matrix> state() const override { return { m_U, m_V }; }
+    void restore(const std::vector<Matrix>& state) override;
+    void finalize() override;
+    void exportTo(Factorization& out) const override;
+
+    const Matrix& U() const { return m_U; }
+    const Matrix& V() const { return m_V; }
+
+protected:
+    // As Cf::Regularizer: `minus` joins the V numerator, `plus` its denominator.
+    struct Regularizer {
+        Matrix plus;
+        Matrix minus;
+    };
+    virtual Regularizer vRegularizer() const { return {}; }
+    virtual double regularizerObjective() const { return 0; }
+    void refreshCache();
+
+    MatrixCRef m_X;
+    int m_rank;
+    InitKind m_init;
+    double m_xNorm2; // ||X||_F^2
+    Matrix m_U;
+    Matrix m_V;
+    Matrix m_XtU; // X^T U for the current U (n x k)
+    Matrix m_UtU; // k x k
+};
+
+} // namespace facet

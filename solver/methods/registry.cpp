@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "methods/registry.h"
+
+#include <stdexcept>
+
+namespace facet {
+namespace {
+
+const std::vector<MethodEntry>& methodTable()
+{
+    static const std::vector<MethodEntry> table = [] {
+        std::vector<MethodEntry> t;
+        appendBaseMethods(t);
+        appendGraphMethods(t);
+        appendLocalityAndLabelMethods(t);
+        appendGraphLearningMethods(t);
+        appendBaselineMethods(t);
+        return t;
+    }();
+    return table;
+}
+
+std::string knownNames()
+{
+    std::string names;
+    for (const MethodEntry& entry : methodTable())
+        names += (names.empty() ? "" : ", ") + entry.info.name;
+    return names;
+}
+
+} // namespace
+
+const std::vector<MethodInfo>& methodCatalog()
+{
+    static const std::vector<MethodInfo> catalog = [] {
+        std::vector<MethodInfo> c;
+        for (const MethodEntry& entry : methodTable())
+            c.push_back(entry.info);
+        return c;
+    }();
+    return catalog;
+}
+
+const MethodInfo* findMethod(const std::string& name)
+{
+    for (const MethodInfo& info : methodCatalog())
+        if (info.name == name)
+            return &info;
+    return nullptr;
+}
+
+MethodFactory makeMethodFactory(
+    const std::string& name, MatrixCRef X, const MethodOptions& options, MethodContext context)
+{
+    if (X.size() == 0)
+        throw std::invalid_argument("the data is empty");
+    for (const MethodEntry& entry : methodTable())
+        if (entry.info.name == name)
+            return entry.make(X, options, context);
+    throw std::invalid_argument("unknown method '" + name + "' (known: " + knownNames() + ")");
+}
+
+} // namespace facet

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/gram.h"
+#include "core/method.h"
+#include "graph/graph.h"
+
+#include <functional>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace facet {
+
+// Every parameter of every method, by the names the CLI (--name) and the JSON `params` object
+// use. A method reads the fields that concern it.
+enum class KernelKind { Linear, Polynomial, Gaussian };
+enum class InitKind { Random, Nndsvd, Nmf, KMeans };
+
+struct MethodOptions {
+    int rank = 0; // k
+    InitKind init = InitKind::Random; // CCF: Nmf when not set explicitly (initSet = false)
+    bool initSet = false;
+    std::optional<double> lambda; // unset: the method's default (LCCF/GNMF 100, LCF 0.3, OGL 1)
+    // kNN graph (METHODS.md 1.3)
+    int p = 5;
+    GraphWeight weight = GraphWeight::Binary;
+    std::optional<double> heatT; // unset: mean pairwise distance over <= 3000 sampled points
+    // CF_OGL (section 3)
+    double beta = 0.1;
+    double mu = 1.0;
+    int clusters = 0; // c, the number of eigenvectors / components; 0 = rank
+    int outerIterations = 30;
+    int innerSteps = 10;
+    bool paperVariant = false;
+    // Kernels and weighting (1.4, 1.7)
+    KernelKind kernel = KernelKind::Linear;
+    double degree = 2;
+    double offset = 0;
+    std::optional<double> sigma; // Gaussian width; unset: mean pairwise distance
+    bool ncw = false;
+    bool generalForm = false; // force the general form even when K >= 0
+    // LCF (1.5)
+    bool normalizeEach = false;
+    // Semi-supervised (section 2): class index of each sample whose label is known, -1 otherwise.
+    std::vector<int> knownLabels;
+};
+
+struct MethodInfo {
+    std::string name; // CLI / JSON name: "nmf", "cf", ...
+    std::string title; // "Concept Factorization (Xu & Gong)"
+    std::string objective; // one line, for tooltips and --help
+    bool needsNonNegativeData = false;
+    bool cfFamily = false; // basis = X W
+    bool semiSupervised = false; // reads MethodOptions::knownLabels
+    bool baseline = false; // no factorization loop: handled by runAndCluster (kmeans, pca)
+};
+
+const std::vector<MethodInfo>& methodCatalog();
+const MethodInfo* findMethod(const std::string& name);
+
+// Shared, once-per-data-set pieces (the kernel operator, the kNN graph, ...).
+struct MethodContext {
+    std::shared_ptr<const Gram> gram; // linear kernel; created on demand when null
+    std::shared_ptr<const Graph> graph; // kNN graph for the options' p/weight; built on demand
+};
+
+// One entry of the method table: what the method is and how to make it. `make` validates the
+// options against X and fills the context's shared pieces it needs.
+struct MethodEntry {
+    MethodInfo info;
+    std::function<MethodFactory(MatrixCRef X, const MethodOptions& options, MethodContext& context)>
+        make;
+};
+
+// The method families add their entries here (one file each, so families stay independent).
+void appendBaseMethods(std::vector<MethodEntry>& table); // nmf, cf
+void appendGraphMethods(std::vector<MethodEntry>& table); // lccf, gnmf, semignmf
+void appendLocalityAndLabelMethods(std::vector<MethodEntry>& table); // lcf, cnmf, ccf
+void appendGraphLearningMethods(std::vector<MethodEntry>& table); // cf-ogl
+void appendBaselineMethods(std::vector<MethodEntry>& table); // kmeans, pca
+
+// Validates the options against X (m x n, which must outlive every method made) and returns a
+// factory for the driver. Throws std::invalid_argument with the broken rule.
+MethodFactory makeMethodFactory(const std::string& name, MatrixCRef X, const MethodOptions& options,
+    MethodContext context = {});
+
+} // namespace facet

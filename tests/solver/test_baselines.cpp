@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The baselines (k-means on raw data, PCA) and the labelled-subset draw of semi-supervised runs.
+#include "experiment/labeled_subset.h"
+#include "experiment/run.h"
+#include "methods/baselines.h"
+#include "test_printers.h"
+
+#include <QtTest>
+
+#include <Eigen/Eigenvalues>
+
+#include <map>
+
+using namespace facet;
+
+namespace {
+
+// c tight blobs in d dimensions, `per` points each, labels 0..c-1.
+Matrix blobs(int d, int c, int per, std::vector<int>& labels, std::uint64_t seed)
+{
+    Rng rng(seed);
+    Matrix X(d, c * per);
+    labels.clear();
+    for (int k = 0; k < c; ++k) {
+        const Vector centre = 10.0 * rng.uniformMatrix(d, 1);
+        for (int i = 0; i < per; ++i) {
+            X.col(k * per + i) = centre + 0.05 * rng.uniformMatrix(d, 1);
+            labels.push_back(k);
+        }
+    }
+    return X;
+}
+
+} // namespace
+
+class TestBaselines : public QObject {
+    Q_OBJECT
+private slots:
+    void kmeansBaselineFindsBlobs()
+    {
+        std::vector<int> truth;
+        const Matrix X = blobs(6, 4, 25, truth, 1);
+        RunOptions o;
+        o.method = "kmeans";
+        o.params.rank = 4;
+        const RunResult r = runAndCluster(X, truth, o);
+        QCOMPARE(*r.ac, 1.0);
+        QCOMPARE(r.factorization.basis.cols(), 4);
+        QCOMPARE((r.factorization.V.rowwise().sum().array() == 1).count(), X.cols());
+    }
+    void pcaBothPathsAgree()
+    {
+        // m <= n uses the covariance, m > n the centred Gram matrix: same subspace and scores.
+        Rng rng(4);
+        const Matrix A
+            = rng.uniformMatrix(8, 3) * rng.uniformMatrix(3, 30) + 0.01 * rng.uniformMatrix(8, 30);
+        const Factorization wide = pcaBaseline(A, 3); // m = 8 <= n = 30
+        const Factorization viaGram = pcaBaseline(Matrix(A.leftCols(6)), 3); // m = 8 > n = 6
+        QVERIFY((wide.basis.transpose() * wide.basis - Matrix::Identity(3, 3)).norm() < 1e-10);
+        QVERIFY(
+            (viaGram.basis.transpose() * viaGram.basis - Matrix::Identity(3, 3)).norm() < 1e-10);
+        // Reference for the 6-sample case through the covariance path on the same data.
+        const Matrix S = A.leftCols(6);
+        const Vector mean = S.rowwise().mean();
+        const Matrix C = (S.colwise() - mean) * (S.colwise() - mean).transpose();
+        Eigen::SelfAdjointEigenSolver<Matrix> eig(C);
+        for (int j = 0; j < 3; ++j) {
+            const Vector u = eig.eigenvectors().col(7 - j);
+            QVERIFY(std::abs(std::abs(u.dot(viaGram.basis.col(j))) - 1.0) < 1e-8);
+        }
+        // Scores have decreasing variance.
+        const Vector var = wide.V.colwise().squaredNorm();
+        QVERIFY(var(0) >= var(1) && var(1) >= var(2));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pcaBaseline(A, 9));
+    }
+    void labeledSubsetByCount()
+    {
+        std::vector<int> truth;
+        for (int c = 0; c < 5; ++c)
+            for (int i = 0; i < 10 + c; ++i)
+                truth.push_back(c);
+        const std::vector<int> known = chooseLabeledSubset(truth, { 0, 2, 7 });
+        std::map<int, int> perClass;
+        for (std::size_t i = 0; i < truth.size(); ++i) {
+            if (known[i] >= 0) {
+                QCOMPARE(known[i], truth[i]);
+                ++perClass[known[i]];
+            }
+        }
+        QCOMPARE(int(perClass.size()), 5);
+        for (const auto& [c, count] : perClass)
+            QCOMPARE(count, 2);
+        QCOMPARE(chooseLabeledSubset(truth, { 0, 2, 7 }), known);
+        QVERIFY(chooseLabeledSubset(truth, { 0, 2, 8 }) != known);
+    }
+    void labeledSubsetByFraction()
+    {
+        std::vector<int> truth(40, 0);
+        std::fill(truth.begin() + 20, truth.end(), 1);
+        const std::vector<int> known = chooseLabeledSubset(truth, { 0.3, 0, 1 });
+        QCOMPARE(int(std::count(known.begin(), known.begin() + 20, 0)), 6);
+        QCOMPARE(int(std::count(known.begin() + 20, known.end(), 1)), 6);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, chooseLabeledSubset(truth, { 1.0, 0, 1 }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, chooseLabeledSubset(truth, { 0.0, 0, 1 }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, chooseLabeledSubset(truth, { 0.5, -1, 1 }));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBaselines)
+#include "test_baselines.moc"

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The graph pieces of CF_OGL (METHODS.md section 3): the adaptive-neighbour graph G against a
+// brute-force construction, connected components, and the sparse spectral embedding against
+// the dense eigensolver.
+#include "core/random.h"
+#include "graph/adaptive_neighbors.h"
+#include "graph/components.h"
+#include "graph/spectral.h"
+
+#include "test_printers.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <utility>
+#include <vector>
+
+using namespace facet;
+
+namespace {
+
+using Index = Eigen::Index;
+
+// c Gaussian blobs of `size` points in m dimensions, non-negative, centres 4 apart.
+Matrix blobs(int c, int size, int m, std::uint64_t seed, std::vector<int>* labels = nullptr)
+{
+    Rng rng(seed);
+    Matrix X(m, c * size);
+    for (int k = 0; k < c; ++k)
+        for (int s = 0; s < size; ++s) {
+            const Index j = k * size + s;
+            for (Index f = 0; f < m; ++f) {
+                const double u1 = 1 - rng.uniform();
+                const double u2 = rng.uniform();
+                const double z = std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
+                X(f, j) = Scalar(std::max(0.0, 1.0 + (f % c == k ? 4.0 : 0.0) + 0.25 * z));
+            }
+            if (labels)
+                labels->push_back(k);
+        }
+    return X;
+}
+
+// The formula of METHODS.md 3, straight from its definition on the full distance matrix.
+Matrix bruteForceAdaptiveGraph(const Matrix& X, int p)
+{
+    const Index n = X.cols();
+    Matrix G = Matrix::Zero(n, n);
+    for (Index i = 0; i < n; ++i) {
+        std::vector<std::pair<Scalar, Index>> d;
+        for (Index j = 0; j < n; ++j)
+            if (j != i)
+                d.emplace_back((X.col(i) - X.col(j)).squaredNorm(), j);
+        std::sort(d.begin(), d.end());
+        const Scalar far = d[std::size_t(std::min<Index>(p, n - 2))].first;
+        Scalar sum = 0;
+        for (int h = 0; h < p; ++h)
+            sum += d[std::size_t(h)].first;
+        const Scalar den = p * far - sum;
+        for (int h = 0; h < p; ++h)
+            G(i, d[std::size_t(h)].second)
+                = den > 0 ? (far - d[std::size_t(h)].first) / den : Scalar(1) / p;
+    }
+    return (G + G.transpose()) / 2;
+}
+
+SparseMatrix laplacian(const SparseMatrix& S)
+{
+    const Vector degree = S * Vector::Ones(S.cols());
+    SparseMatrix D(S.rows(), S.cols());
+    D.setIdentity();
+    D.diagonal() = degree;
+    return D - S;
+}
+
+} // namespace
+
+class TestOglGraph : public QObject {
+    Q_OBJECT
+private slots:
+    void adaptiveGraphMatchesBruteForce_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("p");
+        QTest::addColumn<bool>("duplicates");
+        QTest::newRow("n=40 p=5") << 40 << 5 << false;
+        QTest::newRow("n=40 p=1") << 40 << 1 << false;
+        QTest::newRow("n=12 p=11 (n-1)") << 12 << 11 << false;
+        QTest::newRow("n=40 p=5 duplicates") << 40 << 5 << true;
+        QTest::newRow("n=600 p=7 (several blocks)") << 600 << 7 << false;
+    }
+    void adaptiveGraphMatchesBruteForce()
+    {
+        QFETCH(int, n);
+        QFETCH(int, p);
+        QFETCH(bool, duplicates);
+        Rng rng(std::uint64_t(n * 31 + p));
+        Matrix X = rng.uniformMatrix(6, n);
+        if (duplicates)
+            for (Index j = 0; j < n; j += 3)
+                X.col(j) = X.col(0); // many equal distances: ties go by index
+        const Graph G = adaptiveNeighborGraph(X, p);
+        const Matrix dense = Matrix(G.S);
+        const Matrix reference = bruteForceAdaptiveGraph(X, p);
+        QVERIFY2((dense - reference).cwiseAbs().maxCoeff() < 1e-12,
+            qPrintable(QStringLiteral("max deviation %1")
+                           .arg(double((dense - reference).cwiseAbs().maxCoeff()))));
+        QVERIFY((dense - dense.transpose()).cwiseAbs().maxCoeff() == 0);
+        QVERIFY(dense.diagonal().cwiseAbs().maxCoeff() == 0);
+        QVERIFY((G.degree - dense.rowwise().sum()).cwiseAbs().maxCoeff() < 1e-12);
+        // Only positive weights are stored, and every row has one.
+        for (Index j = 0; j < G.S.outerSize(); ++j) {
+            QVERIFY(G.S.outerIndexPtr()[j + 1] > G.S.outerIndexPtr()[j]);
+            for (SparseMatrix::InnerIterator it(G.S, j); it; ++it)
+                QVERIFY(it.value() > 0);
+        }
+    }
+    void identicalSamplesGiveUniformRows()
+    {
+        const Matrix X = Matrix::Ones(3, 8);
+        const Graph G = adaptiveNeighborGraph(X, 3);
+        const Matrix dense = Matrix(G.S);
+        // Row i of the unsymmetrized G is 1/3 on samples with the 3 smallest indices != i.
+        QVERIFY(std::abs(dense(0, 1) - 1.0 / 3) < 1e-15); // 0 -> 1 and 1 -> 0
+        QVERIFY(std::abs(dense(0, 4) - 1.0 / 6) < 1e-15); // 4 -> 0 only
+        QCOMPARE(dense(5, 6), Scalar(0));
+    }
+    void badNeighbourCountThrows()
+    {
+        const Matrix X = Matrix::Ones(2, 5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, adaptiveNeighborGraph(X, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, adaptiveNeighborGraph(X, 5));
+    }
+    void componentsOfBlocks()
+    {
+        // Edges 0-2, 2-4 (one direction only), 1-3; 5 alone; a stored zero is not an edge.
+        SparseMatrix A(6, 6);
+        A.insert(0, 2) = 1;
+        A.insert(4, 2) = 0.5;
+        A.insert(1, 3) = 2;
+        A.insert(3, 1) = 2;
+        A.insert(5, 0) = 0;
+        A.insert(5, 5) = 3; // a self-loop joins nothing
+        const Components c = connectedComponents(A);
+        QCOMPARE(c.count, 3);
+        QCOMPARE(c.labels, (std::vector<int> { 0, 1, 0, 1, 0, 2 }));
+    }
+    void blobsGiveOneComponentEach()
+    {
+        std::vector<int> labels;
+        const Matrix X = blobs(3, 30, 10, 4, &labels);
+        const Components c = connectedComponents(adaptiveNeighborGraph(X, 5).S);
+        QCOMPARE(c.count, 3);
+        QCOMPARE(c.labels, labels);
+    }
+    void sparseMatchesDense_data()
+    {
+        QTest::addColumn<int>("graph"); // 0: connected random, 1: three blobs
+        QTest::addColumn<int>("c");
+        QTest::newRow("connected c=1") << 0 << 1;
+        QTest::newRow("connected c=4") << 0 << 4;
+        QTest::newRow("3 components c=2") << 1 << 2;
+        QTest::newRow("3 components c=3") << 1 << 3;
+        QTest::newRow("3 components c=6") << 1 << 6;
+    }
+    void sparseMatchesDense()
+    {
+        QFETCH(int, graph);
+        QFETCH(int, c);
+        Rng rng(21);
+        const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 300)) : blobs(3, 100, 10, 8);
+        const SparseMatrix L = laplacian(adaptiveNeighborGraph(X, 6).S);
+        const SpectralEmbedding dense = smallestEigenpairs(L, c, kDenseEigenLimit);
+        const SpectralEmbedding sparse = smallestEigenpairs(L, c, 0);
+        QVERIFY(dense.converged && sparse.converged);
+        QCOMPARE(sparse.eigenvalues.size(), Index(c + 1));
+        QVERIFY2((dense.eigenvalues - sparse.eigenvalues).cwiseAbs().maxCoeff() < 1e-10,
+            qPrintable(
+                QStringLiteral("eigenvalue deviation %1")
+                    .arg(double((dense.eigenvalues - sparse.eigenvalues).cwiseAbs().maxCoeff()))));
+        for (const SpectralEmbedding* e : { &dense, &sparse }) {
+            QVERIFY(
+                (e->F.transpose() * e->F - Matrix::Identity(c, c)).cwiseAbs().maxCoeff() < 1e-10);
+            // Tr(F^T L F) is the sum of the c smallest eigenvalues (the minimum, Ky Fan).
+            const double trace = (e->F.transpose() * (L * e->F)).trace();
+            QVERIFY(std::abs(trace - dense.eigenvalues.head(c).sum()) < 1e-10);
+        }
+        // The same invariant subspace where it is unique (a gap after the c-th eigenvalue).
+        if (dense.eigenvalues(c) - dense.eigenvalues(c - 1) > 1e-6) {
+            const Matrix P = dense.F * dense.F.transpose() - sparse.F * sparse.F.transpose();
+            QVERIFY2(P.cwiseAbs().maxCoeff() < 1e-6,
+                qPrintable(
+                    QStringLiteral("projector deviation %1").arg(double(P.cwiseAbs().maxCoeff()))));
+        }
+        // Zero eigenvalues count components (the beta rule reads them).
+        const int zeros = int((sparse.eigenvalues.array() < kZeroEigenvalue).count());
+        QCOMPARE(zeros, std::min(c + 1, graph == 0 ? 1 : 3));
+        // Deterministic.
+        QVERIFY(smallestEigenpairs(L, c, 0).F == sparse.F);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOglGraph)
+#include "test_ogl_graph.moc"
