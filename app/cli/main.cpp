@@ -1,2 +1,56 @@
-// placeholder replaced by the CLI commit
-int main() { return 0; }
+// SPDX-License-Identifier: GPL-3.0-or-later
+// facet-cli: the headless twin of Facet (no Widgets).
+#include "cli/commands.h"
+#include "cli/export_command.h"
+
+#include <QCoreApplication>
+
+#include <csignal>
+#include <cstdio>
+
+namespace {
+
+std::stop_source g_stop;
+
+extern "C" void onInterrupt(int)
+{
+    // A second Ctrl+C falls back to the default action and ends the process.
+    std::signal(SIGINT, SIG_DFL);
+    g_stop.request_stop();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(FACET_VERSION_STRING));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QStringList arguments = QCoreApplication::arguments();
+    arguments.removeFirst();
+    const facet::Result<facet::cli::CliOptions> parsed = facet::cli::parseArguments(arguments);
+    if (!parsed) {
+        err << "facet-cli: " << parsed.error() << Qt::endl;
+        return facet::cli::kExitUsage;
+    }
+    const facet::cli::CliOptions& options = *parsed;
+    switch (options.command) {
+    case facet::cli::Command::Help:
+        out << options.helpText;
+        return arguments.isEmpty() ? facet::cli::kExitUsage : facet::cli::kExitOk;
+    case facet::cli::Command::Version:
+        out << "facet-cli " << QCoreApplication::applicationVersion() << Qt::endl;
+        return facet::cli::kExitOk;
+    case facet::cli::Command::Info:
+        return facet::cli::runInfo(options, out, err);
+    case facet::cli::Command::ExportDataset:
+        return facet::cli::runExportDataset(options, out, err);
+    case facet::cli::Command::Run:
+        std::signal(SIGINT, onInterrupt);
+        return facet::cli::runRun(options, out, err, g_stop.get_token());
+    }
+    return facet::cli::kExitUsage;
+}

@@ -2,28 +2,42 @@
 #pragma once
 
 #include "data/dataset.h"
+#include "data/image_set.h"
 #include "data/mat_loader.h"
+#include "data/preprocess_settings.h"
 #include "util/result.h"
 
 namespace facet {
 
-// How a dataset argument is turned into a prepared Dataset: the file or builtin:NAME, the
-// loader's options, then the preparation (METHODS.md section 8).
+// How a dataset argument is turned into a prepared Dataset: the file, folder or builtin:NAME,
+// the loader's options, the image steps, then the preparation (METHODS.md section 8).
 struct PrepareOptions {
     bool scaleTo01 = true; // 0..255 data divided by 255 (data already in [0,1] untouched)
     bool l2Normalize = false; // each sample to unit L2 norm
 };
 
 struct DatasetRequest {
-    QString spec; // a .mat path or builtin:swimmer
+    QString spec; // a .mat file, an image folder, an image list (.csv/.tsv) or builtin:NAME
     MatLoadOptions mat;
     PrepareOptions prepare;
+    PreprocessSettings preprocess; // image steps and noise, before `prepare`
 };
+
+enum class DatasetKind { Unknown, Builtin, MatFile, ImageFolder, ImageList };
+
+// What `spec` names, from the prefix, the folder, or the file's first bytes; Unknown when it
+// does not exist or is none of these.
+DatasetKind datasetKind(const QString& spec);
 
 // Names accepted after "builtin:".
 QStringList builtinDatasetNames();
 
+// Loads, runs the image steps and the noise of request.preprocess, then request.prepare.
 Result<Dataset> loadDataset(const DatasetRequest& request);
+
+// The decoded images of an image folder or list, before any step (for an inspector showing
+// previewSample); other kinds are an error.
+Result<ImageSet> loadImageSet(const QString& spec);
 
 // Applies the preparation in place and records it in data.notes.
 void prepareDataset(Dataset& data, const PrepareOptions& options);

@@ -21,6 +21,9 @@ struct MatLoadOptions {
     QString labelVariable; // empty = first of gnd, Y, class (none found: unlabelled)
     int height = 0; // 0 = from im_height/im_width, else a square image
     int width = 0;
+    // Files whose data would need more memory than this (the file's class plus the double copy)
+    // are refused before anything is allocated, so a huge or corrupt header cannot exhaust RAM.
+    qint64 memoryBudgetBytes = qint64(8) << 30;
 };
 
 // Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are

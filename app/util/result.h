@@ -15,8 +15,7 @@ struct Error {
     QString message;
 };
 
-template <class T>
-class Result {
+template <class T> class Result {
 public:
     Result(T value)
         : m_value(std::move(value))

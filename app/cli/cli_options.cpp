@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli_options.h"
+
+#include "cli/export_command.h"
+#include "cli/preprocess_options.h"
+
+#include <QCommandLineParser>
+
+#include <limits>
+
+namespace facet::cli {
+namespace {
+
+using namespace Qt::StringLiterals;
+
+Error fail(const QString& message)
+{
+    return Error { message };
+}
+
+// Integer option with range check; `what` names the option in the message.
+Result<int> intValue(const QString& text, const QString& what, int minimum, int maximum)
+{
+    bool ok = false;
+    const qlonglong v = text.toLongLong(&ok);
+    if (!ok)
+        return fail(u"%1 expects a whole number, got '%2'"_s.arg(what, text));
+    if (v < minimum || v > maximum)
+        return fail(
+            u"%1 must be between %2 and %3, got %4"_s.arg(what).arg(minimum).arg(maximum).arg(v));
+    return int(v);
+}
+
+Result<double> doubleValue(const QString& text, const QString& what)
+{
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || !std::isfinite(v))
+        return fail(u"%1 expects a finite number, got '%2'"_s.arg(what, text));
+    return v;
+}
+
+// "1,2,5" or "1-5,8": class names; a numeric range expands to every number in it.
+Result<QStringList> classList(const QString& text)
+{
+    QStringList names;
+    for (const QString& raw : text.split(u',', Qt::SkipEmptyParts)) {
+        const QString part = raw.trimmed();
+        const qsizetype dash = part.indexOf(u'-', 1);
+        if (dash > 0) {
+            bool okA = false, okB = false;
+            const int a = part.left(dash).toInt(&okA);
+            const int b = part.mid(dash + 1).toInt(&okB);
+            if (okA && okB) {
+                if (b < a || b - a > 100000)
+                    return fail(u"--classes: bad range '%1'"_s.arg(part));
+                for (int v = a; v <= b; ++v)
+                    names << QString::number(v);
+                continue;
+            }
+        }
+        names << part;
+    }
+    if (names.isEmpty())
+        return fail(u"--classes expects a list such as 1,2,5 or 1-10"_s);
+    return names;
+}
+
+void addCommonDataOptions(QCommandLineParser& p)
+{
+    p.addOption({ u"pixel-order"_s, u"Pixel order of .mat images: auto, column or row."_s,
+        u"order"_s, u"auto"_s });
+    p.addOption(
+        { u"data-var"_s, u"Variable holding the samples (default fea, X or data)."_s, u"name"_s });
+    p.addOption(
+        { u"label-var"_s, u"Variable holding the labels (default gnd, Y or class)."_s, u"name"_s });
+    addPreprocessOptions(p);
+}
+
+// `paperSize`: image folders and lists default to 32x32 (run, export-dataset), see
+// readPreprocessOptions.
+Result<bool> readDataOptions(const QCommandLineParser& p, DatasetRequest& d, bool paperSize = false)
+{
+    const QString order = p.value(u"pixel-order"_s);
+    if (order == u"auto")
+        d.mat.pixelOrder = PixelOrder::Auto;
+    else if (order == u"column")
+        d.mat.pixelOrder = PixelOrder::ColumnMajor;
+    else if (order == u"row")
+        d.mat.pixelOrder = PixelOrder::RowMajor;
+    else
+        return fail(u"--pixel-order must be auto, column or row, got '%1'"_s.arg(order));
+    d.mat.dataVariable = p.value(u"data-var"_s);
+    d.mat.labelVariable = p.value(u"label-var"_s);
+    return readPreprocessOptions(p, d, paperSize);
+}
+
+// The method parameters of METHODS.md (issue "Every method"): names as in the JSON params.
+Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
+{
+    MethodOptions& m = run.params;
+    if (p.isSet(u"lambda"_s)) {
+        const Result<double> v = doubleValue(p.value(u"lambda"_s), u"--lambda"_s);
+        if (!v)
+            return Error { v.error() };
+        if (*v < 0)
+            return fail(u"--lambda must be >= 0, got %1"_s.arg(*v));
+        m.lambda = *v;
+    }
+    const Result<int> pp = intValue(p.value(u"p"_s), u"--p"_s, 1, std::numeric_limits<int>::max());
+    if (!pp)
+        return Error { pp.error() };
+    m.p = *pp;
+    const QString weight = p.value(u"weight"_s);
+    if (weight == u"binary")
+        m.weight = GraphWeight::Binary;
+    else if (weight == u"heat")
+        m.weight = GraphWeight::Heat;
+    else if (weight == u"cosine")
+        m.weight = GraphWeight::Cosine;
+    else
+        return fail(u"--weight must be binary, heat or cosine, got '%1'"_s.arg(weight));
+    const auto positive = [&](const QString& name, double& target) -> Result<bool> {
+        const Result<double> v = doubleValue(p.value(name), u"--"_s + name);
+        if (!v)
+            return Error { v.error() };
+        if (!(*v > 0))
+            return fail(u"--%1 must be > 0, got %2"_s.arg(name).arg(*v));
+        target = *v;
+        return true;
+    };
+    for (const auto& [name, target] : { std::pair { u"beta"_s, &m.beta },
+             std::pair { u"mu"_s, &m.mu }, std::pair { u"degree"_s, &m.degree } })
+        if (const Result<bool> r = positive(name, *target); !r)
+            return r;
+    const Result<double> offset = doubleValue(p.value(u"offset"_s), u"--offset"_s);
+    if (!offset)
+        return Error { offset.error() };
+    m.offset = *offset;
+    for (const auto& [name, target] :
+        { std::pair { u"heat-t"_s, &m.heatT }, std::pair { u"sigma"_s, &m.sigma } }) {
+        if (!p.isSet(name))
+            continue;
+        double value = 0;
+        if (const Result<bool> r = positive(name, value); !r)
+            return r;
+        *target = value;
+    }
+    if (p.isSet(u"outer-iterations"_s)) {
+        const Result<int> v
+            = intValue(p.value(u"outer-iterations"_s), u"--outer-iterations"_s, 1, 1000000);
+        if (!v)
+            return Error { v.error() };
+        m.outerIterations = *v;
+    }
+    const Result<int> inner = intValue(p.value(u"inner-steps"_s), u"--inner-steps"_s, 1, 1000000);
+    if (!inner)
+        return Error { inner.error() };
+    m.innerSteps = *inner;
+    m.paperVariant = p.isSet(u"paper-variant"_s);
+    m.ncw = p.isSet(u"ncw"_s);
+    m.generalForm = p.isSet(u"general-form"_s);
+    m.normalizeEach = p.isSet(u"normalize-each"_s);
+
+    const QString kernel = p.value(u"kernel"_s);
+    if (kernel == u"linear")
+        m.kernel = KernelKind::Linear;
+    else if (kernel == u"poly")
+        m.kernel = KernelKind::Polynomial;
+    else if (kernel == u"gauss")
+        m.kernel = KernelKind::Gaussian;
+    else
+        return fail(u"--kernel must be linear, poly or gauss, got '%1'"_s.arg(kernel));
+
+    if (p.isSet(u"init"_s)) {
+        const QString init = p.value(u"init"_s);
+        if (init == u"random")
+            m.init = InitKind::Random;
+        else if (init == u"nndsvd")
+            m.init = InitKind::Nndsvd;
+        else if (init == u"nmf")
+            m.init = InitKind::Nmf;
+        else if (init == u"kmeans")
+            m.init = InitKind::KMeans;
+        else
+            return fail(u"--init must be random, nndsvd, nmf or kmeans, got '%1'"_s.arg(init));
+        m.initSet = true;
+    }
+    if (p.isSet(u"labeled-fraction"_s) && p.isSet(u"labeled-per-class"_s))
+        return fail(u"give either --labeled-fraction or --labeled-per-class, not both"_s);
+    if (p.isSet(u"labeled-fraction"_s)) {
+        const Result<double> v
+            = doubleValue(p.value(u"labeled-fraction"_s), u"--labeled-fraction"_s);
+        if (!v)
+            return Error { v.error() };
+        if (!(*v > 0 && *v < 1))
+            return fail(u"--labeled-fraction must be in (0, 1), got %1"_s.arg(*v));
+        run.labeledFraction = *v;
+    }
+    if (p.isSet(u"labeled-per-class"_s)) {
+        const Result<int> v = intValue(p.value(u"labeled-per-class"_s), u"--labeled-per-class"_s, 1,
+            std::numeric_limits<int>::max());
+        if (!v)
+            return Error { v.error() };
+        run.labeledPerClass = *v;
+    }
+    return true;
+}
+
+} // namespace
+
+QString usageText(Command command)
+{
+    switch (command) {
+    case Command::Info:
+        return u"Usage: facet-cli info DATASET [--pixel-order auto|column|row] [--data-var NAME] "
+               u"[--label-var NAME]\n"
+               "  DATASET is a .mat file (fea/gnd, X/Y or data/class), a folder of images (one\n"
+               "  subfolder per class, or flat), an image list (.csv/.tsv of path,label) or\n"
+               "  builtin:swimmer, builtin:bars, builtin:gaussians.\n"_s
+            + preprocessUsage();
+    case Command::ExportDataset:
+        return exportUsage();
+    case Command::Run:
+        return u"Usage: facet-cli run --dataset DATASET --method METHOD --rank K --json OUT "
+               u"[options]\n"
+               "  --max-iter N         iterations at most (300)\n"
+               "  --min-iter N         iterations at least before the tolerance test (30)\n"
+               "  --tol T              relative decrease over 10 iterations that stops the run "
+               "(1e-5)\n"
+               "  --seed S             random seed (0); the same seed gives the same factors\n"
+               "  --replicates R       seeded starts; the lowest objective after min-iter "
+               "continues (1)\n"
+               "  --cluster MODE       kmeans (default) or argmax, on the rows of V\n"
+               "  --cosine             k-means on L2-normalized rows of V\n"
+               "  --kmeans-replicates N  k-means restarts (20)\n"
+               "  --clusters C         number of clusters (default: classes, else the rank)\n"
+               "  --classes LIST       keep only these classes, e.g. 1,2,5 or 1-10\n"
+               "  --normalize MODE     auto (L2 per sample for the CF family), none or l2\n"
+               "  --threads T          cores for the inner products (default: all)\n"
+               "  --basis-png PNG      also write the basis images as one PNG\n"
+               "Method parameters (METHODS.md; each method reads the ones it uses):\n"
+               "  --lambda X           regularization weight (lccf/gnmf 100, lcf 0.3, cf-ogl 1)\n"
+               "  --p P                neighbours of the kNN graph (5)\n"
+               "  --weight MODE        graph weights: binary (default), heat or cosine\n"
+               "  --heat-t T           heat kernel width (default: mean pairwise distance)\n"
+               "  --beta B, --mu M     cf-ogl: initial beta (0.1) and mu (1)\n"
+               "  --outer-iterations N cf-ogl outer iterations (30; the driver's iterations)\n"
+               "  --inner-steps N      cf-ogl multiplicative steps per outer iteration (10)\n"
+               "  --paper-variant      cf-ogl: the paper's Q step (drops the lambda term)\n"
+               "  --kernel KIND        CF family: linear (default), poly or gauss\n"
+               "  --degree D, --offset C0, --sigma S   kernel parameters (2, 0, mean distance)\n"
+               "  --ncw                normalized-cut weighting (nmf, cf, lccf)\n"
+               "  --general-form       force the general form of 1.4 (cf, lccf, ccf)\n"
+               "  --normalize-each     lcf: normalize after every iteration (not monotone)\n"
+               "  --init KIND          random, nndsvd, nmf or kmeans (ccf: nmf)\n"
+               "  --labeled-fraction F | --labeled-per-class N   cnmf, ccf, semignmf\n"
+               "  --pixel-order, --data-var, --label-var as for info\n"
+               "  --size, --detect-faces, --no-face, --equalize, --noise ... as for info\n"_s;
+    default:
+        break;
+    }
+    QString methods;
+    for (const MethodInfo& info : methodCatalog())
+        methods += u"    %1  %2\n"_s.arg(QString::fromStdString(info.name).leftJustified(10),
+            QString::fromStdString(info.title));
+    return u"facet-cli — matrix factorization of image sets (headless twin of Facet)\n\n"
+           "Usage: facet-cli COMMAND [options]\n"
+           "  info DATASET          summary of a dataset\n"
+           "  run --dataset ...     factorize, cluster, score, write JSON\n"
+           "  export-dataset DATASET --out FILE.mat   the prepared set as a MAT-file\n"
+           "  help [COMMAND]        this text or a command's options\n"
+           "  --version\n\nMethods:\n"_s
+        + methods;
+}
+
+Result<CliOptions> parseArguments(const QStringList& arguments)
+{
+    CliOptions o;
+    if (arguments.isEmpty() || arguments.first() == u"help" || arguments.first() == u"--help"
+        || arguments.first() == u"-h") {
+        o.command = Command::Help;
+        const QString topic = arguments.size() > 1 ? arguments.at(1) : QString();
+        o.helpText = usageText(topic == u"info" ? Command::Info
+                : topic == u"run"               ? Command::Run
+                : topic == u"export-dataset"    ? Command::ExportDataset
+                                                : Command::Help);
+        return o;
+    }
+    if (arguments.first() == u"--version") {
+        o.command = Command::Version;
+        return o;
+    }
+
+    const QString command = arguments.first();
+    QCommandLineParser p;
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    addCommonDataOptions(p);
+    // QCommandLineParser expects the program name first.
+    QStringList argv = arguments;
+    argv[0] = u"facet-cli"_s;
+
+    if (command == u"info") {
+        o.command = Command::Info;
+        p.addPositionalArgument(u"dataset"_s, u"A .mat file or builtin:NAME"_s);
+        if (!p.parse(argv))
+            return fail(p.errorText());
+        if (p.positionalArguments().size() != 1)
+            return fail(
+                u"info expects exactly one DATASET (a .mat file, image folder, image list or builtin:NAME)"_s);
+        o.dataset.spec = p.positionalArguments().first();
+        const Result<bool> data = readDataOptions(p, o.dataset);
+        if (!data)
+            return Error { data.error() };
+        return o;
+    }
+    if (command == u"export-dataset") {
+        o.command = Command::ExportDataset;
+        addExportOptions(p);
+        p.addPositionalArgument(u"dataset"_s, u"A folder, image list, .mat file or builtin:NAME"_s);
+        if (!p.parse(argv))
+            return fail(p.errorText());
+        if (p.positionalArguments().size() != 1)
+            return fail(u"export-dataset expects exactly one DATASET and --out FILE.mat"_s);
+        o.dataset.spec = p.positionalArguments().first();
+        if (const Result<bool> data = readDataOptions(p, o.dataset, true); !data)
+            return Error { data.error() };
+        if (const Result<bool> e = readExportOptions(p, o); !e)
+            return Error { e.error() };
+        return o;
+    }
+    if (command != u"run")
+        return fail(u"unknown command '%1' (try: facet-cli help)"_s.arg(command));
+
+    o.command = Command::Run;
+    const QList<QCommandLineOption> options = {
+        { u"dataset"_s, u"Dataset"_s, u"path"_s },
+        { u"method"_s, u"Method"_s, u"name"_s },
+        { u"rank"_s, u"Rank k"_s, u"k"_s },
+        { u"max-iter"_s, u"Max iterations"_s, u"n"_s, u"300"_s },
+        { u"min-iter"_s, u"Min iterations"_s, u"n"_s, u"30"_s },
+        { u"tol"_s, u"Tolerance"_s, u"t"_s, u"1e-5"_s },
+        { u"seed"_s, u"Seed"_s, u"s"_s, u"0"_s },
+        { u"replicates"_s, u"Replicates"_s, u"r"_s, u"1"_s },
+        { u"cluster"_s, u"kmeans or argmax"_s, u"mode"_s, u"kmeans"_s },
+        { u"cosine"_s, u"Cosine k-means"_s },
+        { u"kmeans-replicates"_s, u"k-means restarts"_s, u"n"_s, u"20"_s },
+        { u"clusters"_s, u"Number of clusters"_s, u"c"_s, u"0"_s },
+        { u"classes"_s, u"Classes to keep"_s, u"list"_s },
+        { u"normalize"_s, u"auto, none or l2"_s, u"mode"_s, u"auto"_s },
+        { u"threads"_s, u"Threads"_s, u"t"_s, u"0"_s },
+        { u"json"_s, u"JSON output"_s, u"file"_s },
+        { u"lambda"_s, u"Regularization weight"_s, u"x"_s },
+        { u"p"_s, u"Neighbours of the kNN graph"_s, u"p"_s, u"5"_s },
+        { u"weight"_s, u"Graph weights"_s, u"mode"_s, u"binary"_s },
+        { u"heat-t"_s, u"Heat kernel width"_s, u"t"_s },
+        { u"beta"_s, u"CF_OGL beta0"_s, u"x"_s, u"0.1"_s },
+        { u"mu"_s, u"CF_OGL mu"_s, u"x"_s, u"1"_s },
+        { u"outer-iterations"_s, u"CF_OGL outer iterations"_s, u"n"_s },
+        { u"inner-steps"_s, u"CF_OGL multiplicative steps per outer iteration"_s, u"n"_s, u"10"_s },
+        { u"paper-variant"_s, u"CF_OGL: the paper's Q step"_s },
+        { u"kernel"_s, u"linear, poly or gauss"_s, u"kind"_s, u"linear"_s },
+        { u"degree"_s, u"Polynomial degree"_s, u"d"_s, u"2"_s },
+        { u"offset"_s, u"Polynomial offset"_s, u"c0"_s, u"0"_s },
+        { u"sigma"_s, u"Gaussian width"_s, u"s"_s },
+        { u"ncw"_s, u"Normalized-cut weighting"_s },
+        { u"general-form"_s, u"Force the general form"_s },
+        { u"normalize-each"_s, u"LCF: normalize after every iteration"_s },
+        { u"init"_s, u"random, nndsvd, nmf or kmeans"_s, u"kind"_s },
+        { u"labeled-fraction"_s, u"Labelled fraction per class"_s, u"f"_s },
+        { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
+        { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
+    };
+    p.addOptions(options);
+    if (!p.parse(argv))
+        return fail(p.errorText());
+    if (!p.positionalArguments().isEmpty())
+        return fail(u"run: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+    for (const char* required : { "dataset", "method", "rank", "json" })
+        if (!p.isSet(QString::fromLatin1(required)))
+            return fail(
+                u"run needs --%1 (see: facet-cli help run)"_s.arg(QString::fromLatin1(required)));
+
+    o.dataset.spec = p.value(u"dataset"_s);
+    if (const Result<bool> data = readDataOptions(p, o.dataset, true); !data)
+        return Error { data.error() };
+    o.run.method = p.value(u"method"_s).toLower().toStdString();
+    if (!findMethod(o.run.method))
+        return fail(u"unknown method '%1' (see: facet-cli help)"_s.arg(p.value(u"method"_s)));
+
+    constexpr int kMaxInt = std::numeric_limits<int>::max();
+#define FACET_TAKE(var, expr)                                                                      \
+    const auto var = (expr);                                                                       \
+    if (!var)                                                                                      \
+        return Error { var.error() };
+    FACET_TAKE(rank, intValue(p.value(u"rank"_s), u"--rank"_s, 1, kMaxInt))
+    FACET_TAKE(maxIter, intValue(p.value(u"max-iter"_s), u"--max-iter"_s, 1, kMaxInt))
+    FACET_TAKE(minIter, intValue(p.value(u"min-iter"_s), u"--min-iter"_s, 0, kMaxInt))
+    FACET_TAKE(replicates, intValue(p.value(u"replicates"_s), u"--replicates"_s, 1, 10000))
+    FACET_TAKE(
+        kmReplicates, intValue(p.value(u"kmeans-replicates"_s), u"--kmeans-replicates"_s, 1, 10000))
+    FACET_TAKE(clusters, intValue(p.value(u"clusters"_s), u"--clusters"_s, 0, kMaxInt))
+    FACET_TAKE(threads, intValue(p.value(u"threads"_s), u"--threads"_s, 0, 1024))
+    FACET_TAKE(tol, doubleValue(p.value(u"tol"_s), u"--tol"_s))
+#undef FACET_TAKE
+    if (*tol < 0)
+        return fail(u"--tol must be >= 0, got %1"_s.arg(*tol));
+    bool seedOk = false;
+    const qulonglong seed = p.value(u"seed"_s).toULongLong(&seedOk);
+    if (!seedOk)
+        return fail(
+            u"--seed expects a non-negative whole number, got '%1'"_s.arg(p.value(u"seed"_s)));
+
+    o.run.params.rank = *rank;
+    o.run.driver.maxIter = *maxIter;
+    o.run.driver.minIter = *minIter;
+    o.run.driver.tol = *tol;
+    o.run.driver.replicates = *replicates;
+    o.run.driver.seed = seed;
+    o.run.cluster.replicates = *kmReplicates;
+    o.run.cluster.cosine = p.isSet(u"cosine"_s);
+    o.run.clusters = *clusters;
+    o.threads = *threads;
+
+    if (const Result<bool> m = readMethodOptions(p, o.run); !m)
+        return Error { m.error() };
+    if (o.run.method == "cf-ogl") {
+        // CF_OGL: one driver iteration is one outer iteration (METHODS.md section 3).
+        if (p.isSet(u"outer-iterations"_s))
+            o.run.driver.maxIter = o.run.params.outerIterations;
+        else if (!p.isSet(u"max-iter"_s))
+            o.run.driver.maxIter = o.run.params.outerIterations;
+        if (!p.isSet(u"min-iter"_s))
+            o.run.driver.minIter = std::min(o.run.driver.minIter, o.run.driver.maxIter);
+    }
+
+    const QString cluster = p.value(u"cluster"_s);
+    if (cluster == u"kmeans")
+        o.run.cluster.mode = ClusterMode::KMeans;
+    else if (cluster == u"argmax")
+        o.run.cluster.mode = ClusterMode::ArgMax;
+    else
+        return fail(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
+
+    const QString normalize = p.value(u"normalize"_s);
+    if (normalize == u"auto")
+        o.normalize = Normalize::Auto;
+    else if (normalize == u"none")
+        o.normalize = Normalize::None;
+    else if (normalize == u"l2")
+        o.normalize = Normalize::L2;
+    else
+        return fail(u"--normalize must be auto, none or l2, got '%1'"_s.arg(normalize));
+    const MethodInfo* info = findMethod(o.run.method);
+    o.dataset.prepare.l2Normalize
+        = o.normalize == Normalize::L2 || (o.normalize == Normalize::Auto && info->cfFamily);
+
+    if (p.isSet(u"classes"_s)) {
+        const Result<QStringList> list = classList(p.value(u"classes"_s));
+        if (!list)
+            return Error { list.error() };
+        o.classes = *list;
+    }
+    o.jsonPath = p.value(u"json"_s);
+    o.basisPngPath = p.value(u"basis-png"_s);
+    return o;
+}
+
+} // namespace facet::cli

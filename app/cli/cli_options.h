@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset_source.h"
+#include "experiment/run.h"
+#include "util/result.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace facet::cli {
+
+enum class Command { Help, Version, Info, Run, ExportDataset };
+
+// Which preparation a run asks for: `auto` normalizes samples to unit L2 norm for the CF
+// family and leaves them for NMF (METHODS.md section 8).
+enum class Normalize { Auto, None, L2 };
+
+struct CliOptions {
+    Command command = Command::Help;
+    DatasetRequest dataset;
+    Normalize normalize = Normalize::Auto;
+    RunOptions run;
+    QStringList classes; // class names to keep (empty = all)
+    QString jsonPath;
+    QString basisPngPath;
+    QString outPath; // export-dataset --out
+    int threads = 0; // 0 = all cores
+    QString helpText; // for Command::Help
+};
+
+// Parses argv (without the program name). Errors are one line a user can act on.
+Result<CliOptions> parseArguments(const QStringList& arguments);
+
+// The usage text of `facet-cli` or of one command.
+QString usageText(Command command = Command::Help);
+
+} // namespace facet::cli

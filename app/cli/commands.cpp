@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/commands.h"
+
+#include "cli/run_report.h"
+#include "data/image_render.h"
+#include "util/atomic_write.h"
+
+#include <Eigen/Core>
+#include <omp.h>
+
+#include <QElapsedTimer>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace facet::cli {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Loads without preparation, so load and preparation are timed (and reported) apart.
+Result<Dataset> loadRaw(const DatasetRequest& request)
+{
+    DatasetRequest raw = request;
+    raw.prepare = PrepareOptions { false, false };
+    return loadDataset(raw);
+}
+
+// Class names -> class indices of `data`, in the order given.
+Result<std::vector<int>> classIndices(const Dataset& data, const QStringList& names)
+{
+    if (!data.hasLabels())
+        return Error { u"--classes needs a labelled dataset; %1 has no labels"_s.arg(data.name) };
+    std::vector<int> indices;
+    for (const QString& name : names) {
+        const qsizetype index = data.classNames.indexOf(name);
+        if (index < 0)
+            return Error { u"--classes: %1 has no class '%2' (classes: %3 .. %4)"_s.arg(
+                data.name, name, data.classNames.first(), data.classNames.last()) };
+        indices.push_back(int(index));
+    }
+    return indices;
+}
+
+QString formatOptional(const std::optional<double>& v)
+{
+    return v ? QString::number(*v, 'f', 4) : u"n/a"_s;
+}
+
+} // namespace
+
+int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err)
+{
+    const Result<Dataset> loaded = loadRaw(options.dataset);
+    if (!loaded) {
+        err << "facet-cli: " << loaded.error() << Qt::endl;
+        return kExitFailure;
+    }
+    const Dataset& d = *loaded;
+    out << describe(d) << '\n';
+    out << "source:   " << d.source << '\n';
+    out << "samples:  " << d.samples() << '\n';
+    out << "features: " << d.features() << " (" << d.height << "x" << d.width << ")\n";
+    if (d.X.size() > 0)
+        out << "values:   " << d.X.minCoeff() << " .. " << d.X.maxCoeff() << '\n';
+    if (d.hasLabels()) {
+        out << "classes:  " << d.classCount() << '\n';
+        const std::vector<int> sizes = d.classSizes();
+        for (int c = 0; c < d.classCount(); ++c)
+            out << "  " << d.classNames.at(c) << ": " << sizes[std::size_t(c)] << '\n';
+    } else {
+        out << "classes:  none (unlabelled)\n";
+    }
+    for (const QString& note : d.notes)
+        out << "note:     " << note << '\n';
+    out.flush();
+    return kExitOk;
+}
+
+int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
+{
+    if (options.threads > 0) {
+        omp_set_num_threads(options.threads);
+        Eigen::setNbThreads(options.threads);
+    }
+    RunTimings timings;
+    QElapsedTimer clock;
+    clock.start();
+    Result<Dataset> loaded = loadRaw(options.dataset);
+    if (!loaded) {
+        err << "facet-cli: " << loaded.error() << Qt::endl;
+        return kExitFailure;
+    }
+    timings.loadSeconds = double(clock.nsecsElapsed()) * 1e-9;
+
+    clock.restart();
+    Dataset data = std::move(*loaded);
+    prepareDataset(data, options.dataset.prepare);
+    try {
+        if (!options.classes.isEmpty()) {
+            const Result<std::vector<int>> indices = classIndices(data, options.classes);
+            if (!indices) {
+                err << "facet-cli: " << indices.error() << Qt::endl;
+                return kExitFailure;
+            }
+            data = data.selectClasses(*indices);
+        }
+    } catch (const std::exception& e) {
+        err << "facet-cli: " << e.what() << Qt::endl;
+        return kExitFailure;
+    }
+    timings.prepareSeconds = double(clock.nsecsElapsed()) * 1e-9;
+
+    RunResult result;
+    try {
+        SolveControl control;
+        control.stop = stop;
+        result = runAndCluster(data.X, data.labels, options.run, control);
+    } catch (const std::exception& e) {
+        err << "facet-cli: " << e.what() << Qt::endl;
+        return kExitFailure;
+    }
+
+    const QJsonObject report = runReport(data, options.dataset, options.run, result, timings);
+    if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
+        err << "facet-cli: " << written.error() << Qt::endl;
+        return kExitFailure;
+    }
+    if (!options.basisPngPath.isEmpty()) {
+        const Factorization& f = result.factorization;
+        const int columns = int(std::ceil(std::sqrt(double(f.basis.cols()))));
+        const QImage mosaic = imageMosaic(f.basis, data.height, data.width, columns, 3, 2);
+        if (const Result<bool> written = writeImageFile(options.basisPngPath, mosaic); !written) {
+            err << "facet-cli: " << written.error() << Qt::endl;
+            return kExitFailure;
+        }
+    }
+
+    const Factorization& f = result.factorization;
+    out << QString::fromStdString(options.run.method) << " rank " << options.run.params.rank
+        << " on " << data.name << ": " << f.iterations << " iterations ("
+        << QString::fromLatin1(stopReasonName(f.stopReason)) << "), objective "
+        << (f.history.empty() ? 0.0 : f.history.back()) << ", AC " << formatOptional(result.ac)
+        << ", NMI " << formatOptional(result.nmi) << ", "
+        << QString::number(f.initSeconds + f.solveSeconds, 'f', 2) << " s -> " << options.jsonPath
+        << '\n';
+    if (result.graphAc)
+        out << "graph components (CF_OGL): AC " << formatOptional(result.graphAc) << ", NMI "
+            << formatOptional(result.graphNmi) << '\n';
+    if (f.stillDecreasing)
+        out << "note: stopped at --max-iter while the objective was still decreasing\n";
+    for (const std::string& line : f.log)
+        out << "log: " << QString::fromStdString(line) << '\n';
+    out.flush();
+    return kExitOk;
+}
+
+} // namespace facet::cli

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/run_report.h"
+
+#include "data/dataset_request_json.h"
+#include "util/params_json.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace facet {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonValue finiteOrNull(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue optionalNumber(const std::optional<double>& v)
+{
+    return v ? finiteOrNull(*v) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
+QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const RunOptions& options,
+    const RunResult& result, const RunTimings& timings)
+{
+    const Factorization& f = result.factorization;
+    QJsonObject params = runParamsToJson(options);
+    params.insert(u"clusters"_s, result.clusters); // the number actually used
+    // scale01, l2_normalize, pixel_order and the image steps (size, faces, noise, ...).
+    const QJsonObject prepare = preparationToJson(request);
+    QJsonObject dataset {
+        { u"path"_s, request.spec },
+        { u"name"_s, data.name },
+        { u"summary"_s, describe(data) },
+        { u"samples"_s, qint64(data.samples()) },
+        { u"features"_s, qint64(data.features()) },
+        { u"height"_s, data.height },
+        { u"width"_s, data.width },
+        { u"classes"_s, data.classCount() },
+        { u"class_names"_s, QJsonArray::fromStringList(data.classNames) },
+        { u"preprocess"_s, prepare },
+        { u"notes"_s, QJsonArray::fromStringList(data.notes) },
+    };
+    QJsonArray history;
+    for (double v : f.history)
+        history.append(finiteOrNull(v));
+    QJsonArray segments;
+    for (int s : f.segmentStarts)
+        segments.append(s);
+    QJsonArray labels;
+    for (int l : result.predicted)
+        labels.append(l);
+    QJsonArray knownLabels;
+    for (int l : result.knownLabels)
+        knownLabels.append(l);
+    QJsonArray graphClusters;
+    for (int l : f.graphClusters)
+        graphClusters.append(l);
+    QJsonArray log;
+    for (const std::string& line : f.log)
+        log.append(QString::fromStdString(line));
+
+    return QJsonObject {
+        { u"facet_version"_s, QStringLiteral(FACET_VERSION_STRING) },
+        { u"method"_s, QString::fromStdString(options.method) },
+        { u"params"_s, params },
+        { u"dataset"_s, dataset },
+        { u"n"_s, qint64(data.samples()) },
+        { u"m"_s, qint64(data.features()) },
+        { u"rank"_s, options.params.rank },
+        // JSON numbers are doubles: seeds past 2^53 are written as strings to stay exact.
+        { u"seed"_s,
+            options.driver.seed <= (1ULL << 53)
+                ? QJsonValue(double(options.driver.seed))
+                : QJsonValue(QString::number(options.driver.seed)) },
+        { u"iterations"_s, f.iterations },
+        { u"replicate_kept"_s, f.replicate },
+        { u"objective_history"_s, history },
+        { u"segment_starts"_s, segments },
+        { u"stop_reason"_s, QString::fromLatin1(stopReasonName(f.stopReason)) },
+        { u"still_decreasing"_s, f.stillDecreasing },
+        { u"timings"_s,
+            QJsonObject {
+                { u"load_s"_s, timings.loadSeconds },
+                { u"prepare_s"_s, timings.prepareSeconds },
+                { u"solve_s"_s, f.initSeconds + f.solveSeconds },
+                { u"cluster_s"_s, result.clusterSeconds },
+            } },
+        { u"ac"_s, optionalNumber(result.ac) },
+        { u"nmi"_s, optionalNumber(result.nmi) },
+        { u"reconstruction_error"_s, finiteOrNull(result.reconstructionError) },
+        { u"sparseness"_s, finiteOrNull(result.sparseness) },
+        { u"labels"_s, labels },
+        { u"known_labels"_s, knownLabels },
+        { u"graph_clusters"_s, graphClusters },
+        { u"graph_ac"_s, optionalNumber(result.graphAc) },
+        { u"graph_nmi"_s, optionalNumber(result.graphNmi) },
+        { u"log"_s, log },
+    };
+}
+
+} // namespace facet

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/image_set.h"
+#include "util/result.h"
+
+namespace facet {
+
+// An image list: one image per row, `path,label` (or `path` alone: unlabelled), separated by
+// commas, or by tabs in a .tsv file or when the first row has tabs and no commas. Paths are
+// relative to the list's folder unless absolute; fields may be quoted ("a, b.png" with ""
+// for a quote); a first row naming columns (path/file/filename/image) is a header; empty rows
+// and rows starting with '#' are skipped. Labels keep their text as class names. Rows whose
+// image is missing or damaged are skipped and listed in the notes; a list without a single
+// loadable image is an error.
+Result<ImageSet> loadImageList(const QString& path);
+
+// Whether `path` should be read as an image list: a .csv/.tsv/.txt/.lst file, or a small text
+// file (no NUL bytes) whose first line has a comma or a tab.
+bool looksLikeImageList(const QString& path);
+
+} // namespace facet

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "data/dataset.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace facet {
+
+std::vector<int> Dataset::classSizes() const
+{
+    std::vector<int> sizes(std::size_t(classCount()), 0);
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const int label = labels[i];
+        if (label < 0 || label >= classCount())
+            throw std::invalid_argument("label " + std::to_string(label) + " of sample "
+                + std::to_string(i) + " is outside the " + std::to_string(classCount())
+                + " classes");
+        ++sizes[std::size_t(label)];
+    }
+    return sizes;
+}
+
+Dataset Dataset::selectClasses(const std::vector<int>& classes) const
+{
+    if (!hasLabels())
+        throw std::invalid_argument("selecting classes needs a labelled dataset");
+    // new index of each old class, -1 when not selected
+    std::vector<int> newIndex(std::size_t(classCount()), -1);
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+        const int c = classes[k];
+        if (c < 0 || c >= classCount())
+            throw std::invalid_argument("class " + std::to_string(c) + " does not exist (0.."
+                + std::to_string(classCount() - 1) + ")");
+        if (newIndex[std::size_t(c)] >= 0)
+            throw std::invalid_argument("class " + std::to_string(c) + " is selected twice");
+        newIndex[std::size_t(c)] = int(k);
+    }
+
+    std::vector<Eigen::Index> kept;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (newIndex[std::size_t(labels[i])] >= 0)
+            kept.push_back(Eigen::Index(i));
+
+    Dataset out;
+    out.name = name;
+    out.source = source;
+    out.height = height;
+    out.width = width;
+    out.notes = notes;
+    out.X.resize(X.rows(), Eigen::Index(kept.size()));
+    out.labels.reserve(kept.size());
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+        out.X.col(Eigen::Index(j)) = X.col(kept[j]);
+        out.labels.push_back(newIndex[std::size_t(labels[std::size_t(kept[j])])]);
+    }
+    QStringList chosen;
+    for (int c : classes) {
+        out.classNames << classNames[c];
+        chosen << classNames[c];
+    }
+    out.notes << QStringLiteral("selected %1 of %2 classes (%3): %4 samples")
+                     .arg(classes.size())
+                     .arg(classCount())
+                     .arg(chosen.join(QStringLiteral(", ")))
+                     .arg(kept.size());
+    return out;
+}
+
+QString describe(const Dataset& data)
+{
+    const QString shape = data.height > 1
+        ? QStringLiteral("%1 images %2x%3 (m = %4)")
+              .arg(data.samples())
+              .arg(data.height)
+              .arg(data.width)
+              .arg(data.features())
+        : QStringLiteral("%1 samples of %2 features").arg(data.samples()).arg(data.features());
+
+    QString classes = QStringLiteral("no labels");
+    if (data.hasLabels()) {
+        const std::vector<int> sizes = data.classSizes();
+        const auto [smallest, largest] = std::minmax_element(sizes.begin(), sizes.end());
+        const QString per = sizes.empty() ? QStringLiteral("0")
+            : *smallest == *largest       ? QString::number(*smallest)
+                                          : QStringLiteral("%1..%2").arg(*smallest).arg(*largest);
+        classes = QStringLiteral("%1 classes of %2").arg(data.classCount()).arg(per);
+    }
+
+    QString values = QStringLiteral("no values");
+    if (data.X.size() > 0)
+        values = QStringLiteral("values %1..%2")
+                     .arg(double(data.X.minCoeff()), 0, 'g', 4)
+                     .arg(double(data.X.maxCoeff()), 0, 'g', 4);
+    return QStringLiteral("%1: %2, %3, %4").arg(data.name, shape, classes, values);
+}
+
+} // namespace facet

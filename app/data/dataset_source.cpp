@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "data/dataset_source.h"
+
+#include "data/csv_loader.h"
+#include "data/folder_loader.h"
+#include "data/image_decode.h"
+#include "data/noise.h"
+#include "data/preprocess.h"
+#include "data/synthetic.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <exception>
+#include <new>
+
+namespace facet {
+namespace {
+
+const QString kBuiltinPrefix = QStringLiteral("builtin:");
+
+QString supportedForms()
+{
+    QStringList builtins;
+    for (const QString& name : builtinDatasetNames())
+        builtins << kBuiltinPrefix + name;
+    return QStringLiteral("supported: a MATLAB .mat file (v4, v5 or v7.3), a folder of images "
+                          "(one subfolder per class, or flat), an image list (.csv or .tsv of "
+                          "path,label) or %1")
+        .arg(builtins.join(QStringLiteral(", ")));
+}
+
+// MAT-files are recognised by content so a renamed file still loads: v5 and v7.3 files begin
+// with the text "MATLAB" in their 128-byte header (v7.3 is HDF5 with that header in front).
+bool looksLikeMatFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return file.read(6) == "MATLAB";
+}
+
+bool isImageFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly)
+        && sniffImageFormat(file.peek(16)) != ImageFormat::Unknown;
+}
+
+Result<Dataset> makeBuiltin(const QString& spec)
+{
+    const QString name = spec.mid(kBuiltinPrefix.size()).trimmed().toLower();
+    if (name == u"swimmer")
+        return makeSwimmer();
+    if (name == u"bars")
+        return makeBars();
+    if (name == u"gaussians")
+        return makeGaussians();
+    return Error { QStringLiteral("unknown built-in dataset '%1'; %2")
+                       .arg(spec.mid(kBuiltinPrefix.size()), supportedForms()) };
+}
+
+Result<Dataset> loadUnprepared(const DatasetRequest& request, const QString& spec)
+{
+    const PreprocessSettings& steps = request.preprocess;
+    switch (datasetKind(spec)) {
+    case DatasetKind::Builtin: {
+        auto data = makeBuiltin(spec);
+        return data ? preprocessDataset(*data, steps) : data;
+    }
+    case DatasetKind::ImageFolder: {
+        auto set = loadImageFolder(spec);
+        if (!set)
+            return Error { set.error() };
+        return preprocessImages(*set, steps);
+    }
+    case DatasetKind::ImageList: {
+        auto set = loadImageList(spec);
+        if (!set)
+            return Error { QStringLiteral("%1; %2").arg(set.error(), supportedForms()) };
+        return preprocessImages(*set, steps);
+    }
+    case DatasetKind::MatFile: {
+        auto data = loadMat(spec, request.mat);
+        return data ? preprocessDataset(*data, steps) : data;
+    }
+    case DatasetKind::Unknown:
+        break;
+    }
+    const QFileInfo info(spec);
+    if (!info.exists())
+        return Error { QStringLiteral("%1: file not found; %2").arg(spec, supportedForms()) };
+    if (isImageFile(spec))
+        return Error { QStringLiteral("%1: a single image is not a dataset; give the folder that "
+                                      "holds the images, or list them in a .csv file")
+                           .arg(spec) };
+    return Error { QStringLiteral("%1: not a MAT-file and not a known dataset form; %2")
+                       .arg(spec, supportedForms()) };
+}
+
+} // namespace
+
+DatasetKind datasetKind(const QString& spec)
+{
+    const QString s = spec.trimmed();
+    if (s.startsWith(kBuiltinPrefix, Qt::CaseInsensitive))
+        return DatasetKind::Builtin;
+    const QFileInfo info(s);
+    if (!info.exists())
+        return DatasetKind::Unknown;
+    if (info.isDir())
+        return DatasetKind::ImageFolder;
+    // A .mat that fails the content check is still handed to matio: MAT v4 files have no text
+    // header, and a broken file gets matio's more precise complaint.
+    if (looksLikeMatFile(s)
+        || info.suffix().compare(QStringLiteral("mat"), Qt::CaseInsensitive) == 0)
+        return DatasetKind::MatFile;
+    if (!isImageFile(s) && looksLikeImageList(s))
+        return DatasetKind::ImageList;
+    return DatasetKind::Unknown;
+}
+
+QStringList builtinDatasetNames()
+{
+    return { QStringLiteral("swimmer"), QStringLiteral("bars"), QStringLiteral("gaussians") };
+}
+
+Result<Dataset> loadDataset(const DatasetRequest& request)
+{
+    const QString spec = request.spec.trimmed();
+    if (spec.isEmpty())
+        return Error { QStringLiteral("no dataset given; %1").arg(supportedForms()) };
+    try {
+        auto loaded = loadUnprepared(request, spec);
+        if (!loaded)
+            return loaded;
+        Dataset data = std::move(*loaded);
+        if (auto noisy = addNoise(data, request.preprocess.noise); !noisy)
+            return Error { QStringLiteral("%1: %2").arg(spec, noisy.error()) };
+        prepareDataset(data, request.prepare);
+        return data;
+    } catch (const std::bad_alloc&) {
+        return Error { QStringLiteral("%1: not enough memory to load the data").arg(spec) };
+    } catch (const std::exception& e) {
+        return Error { QStringLiteral("%1: %2").arg(spec, QString::fromLocal8Bit(e.what())) };
+    }
+}
+
+Result<ImageSet> loadImageSet(const QString& spec)
+{
+    try {
+        switch (datasetKind(spec)) {
+        case DatasetKind::ImageFolder:
+            return loadImageFolder(spec);
+        case DatasetKind::ImageList:
+            return loadImageList(spec);
+        default:
+            break;
+        }
+    } catch (const std::exception& e) {
+        return Error { QStringLiteral("%1: %2").arg(spec, QString::fromLocal8Bit(e.what())) };
+    }
+    return Error { QStringLiteral("%1: not an image folder or image list").arg(spec) };
+}
+
+void prepareDataset(Dataset& data, const PrepareOptions& options)
+{
+    if (data.X.size() == 0)
+        return;
+    if (options.scaleTo01) {
+        const double lo = double(data.X.minCoeff()), hi = double(data.X.maxCoeff());
+        if (lo < 0) {
+            // Negative values mean the data is not intensities (already centred or a feature
+            // matrix); dividing by 255 would not bring it to [0, 1], so leave it alone and say so.
+            data.notes << QStringLiteral("not scaled to [0, 1]: the data has negative values "
+                                         "(min %1)")
+                              .arg(lo, 0, 'g', 4);
+        } else if (hi > 255) {
+            data.X /= Scalar(hi);
+            data.notes << QStringLiteral("divided by the maximum %1 (values above 255) to [0, 1]")
+                              .arg(hi, 0, 'g', 6);
+        } else if (hi > 1) {
+            data.X /= Scalar(255);
+            data.notes
+                << QStringLiteral("divided by 255 to [0, 1] (max was %1)").arg(hi, 0, 'g', 6);
+        }
+    }
+    if (options.l2Normalize) {
+        int zero = 0;
+        for (Eigen::Index j = 0; j < data.X.cols(); ++j) {
+            const Scalar norm = data.X.col(j).norm();
+            // A blank image has no direction; it stays zero rather than becoming NaN.
+            if (norm > 0)
+                data.X.col(j) /= norm;
+            else
+                ++zero;
+        }
+        data.notes << (zero ? QStringLiteral("each sample scaled to unit L2 norm (%1 all-zero "
+                                             "samples left zero)")
+                                  .arg(zero)
+                            : QStringLiteral("each sample scaled to unit L2 norm"));
+    }
+}
+
+} // namespace facet

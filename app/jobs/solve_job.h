@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset.h"
+#include "experiment/run.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <mutex>
+#include <stop_token>
+
+namespace facet {
+
+// One factorization to run: the data is shared read-only with the GUI, so a request costs no copy
+// of X however large the set is.
+struct SolveRequest {
+    quint64 runId = 0;
+    std::shared_ptr<const Dataset> data;
+    RunOptions options;
+};
+
+// Runs runAndCluster() on whatever thread it lives on (the owner moves it to its own QThread and
+// connects QThread::finished to deleteLater). Requests go in through submit(); results come back
+// by signal as value types, tagged with the request's run id so the receiver can drop results of
+// superseded runs. No exception leaves run(): every one becomes failed().
+class SolveJob : public QObject {
+    Q_OBJECT
+
+public:
+    // At most this often a progress batch is emitted: faster than a screen needs, slow enough that
+    // thousands of cheap iterations never flood the GUI's event queue.
+    static constexpr int kProgressIntervalMs = 33;
+
+    explicit SolveJob(QObject* parent = nullptr);
+
+    // Any thread. Queues the request on the job's thread; a request still running or queued is
+    // cancelled first, because the new one supersedes it.
+    void submit(SolveRequest request);
+    // Any thread. Stops the current request between two iterations; it still finishes normally
+    // with StopReason::Cancelled and consistent factors.
+    void cancel();
+
+Q_SIGNALS:
+    void started(quint64 runId);
+    // Iterations since the previous batch, in order.
+    void progress(quint64 runId, const QList<facet::IterationReport>& reports);
+    void finished(quint64 runId, const facet::RunResult& result);
+    void failed(quint64 runId, const QString& message);
+
+private:
+    void run(const SolveRequest& request, std::stop_token stop);
+
+    std::mutex m_stopMutex; // m_stop is replaced by submit() and read by cancel(), any thread
+    std::stop_source m_stop;
+};
+
+// Registers the signal argument types for queued connections; idempotent.
+void registerSolveJobMetaTypes();
+
+} // namespace facet
+
+Q_DECLARE_METATYPE(facet::IterationReport)
+Q_DECLARE_METATYPE(facet::RunResult)

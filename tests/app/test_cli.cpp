@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// facet-cli: argument parsing, and the real executable end to end on ORL and Swimmer.
+#include "cli/cli_options.h"
+#include "test_data.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace facet;
+using namespace facet::cli;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+CliRun runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
+    process.waitForFinished(600000);
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+        QString::fromUtf8(process.readAllStandardOutput()),
+        QString::fromUtf8(process.readAllStandardError()) };
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesRun()
+    {
+        const Result<CliOptions> r = parseArguments(
+            { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"CF"_s, u"--rank"_s,
+                u"7"_s, u"--max-iter"_s, u"50"_s, u"--seed"_s, u"42"_s, u"--cluster"_s, u"argmax"_s,
+                u"--classes"_s, u"1-3,7"_s, u"--json"_s, u"o.json"_s });
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error()));
+        QCOMPARE(r->command, Command::Run);
+        QCOMPARE(r->run.method, std::string("cf"));
+        QCOMPARE(r->run.params.rank, 7);
+        QCOMPARE(r->run.driver.maxIter, 50);
+        QCOMPARE(r->run.driver.seed, 42ULL);
+        QVERIFY(r->run.cluster.mode == ClusterMode::ArgMax);
+        QCOMPARE(r->classes, (QStringList { u"1"_s, u"2"_s, u"3"_s, u"7"_s }));
+        QVERIFY(r->dataset.prepare.l2Normalize); // auto: CF family gets unit-norm samples
+    }
+    void rejectsBadArguments_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("needle");
+        const QStringList base { u"run"_s, u"--dataset"_s, u"x.mat"_s, u"--json"_s, u"o.json"_s };
+        QTest::newRow("rank 0") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"0"_s })
+                                << u"--rank"_s;
+        QTest::newRow("rank text")
+            << (base + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"ten"_s })
+            << u"whole number"_s;
+        QTest::newRow("method") << (base
+            + QStringList { u"--method"_s, u"svd"_s, u"--rank"_s, u"3"_s })
+                                << u"unknown method"_s;
+        QTest::newRow("missing rank")
+            << (base + QStringList { u"--method"_s, u"nmf"_s }) << u"--rank"_s;
+        QTest::newRow("tol") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--tol"_s, u"-1"_s })
+                             << u"--tol"_s;
+        QTest::newRow("cluster") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--cluster"_s,
+                u"dbscan"_s }) << u"--cluster"_s;
+        QTest::newRow("unknown option")
+            << (base + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--bogus"_s })
+            << u"bogus"_s;
+        QTest::newRow("command") << QStringList { u"frobnicate"_s } << u"unknown command"_s;
+    }
+    void rejectsBadArguments()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, needle);
+        const Result<CliOptions> r = parseArguments(arguments);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().contains(needle), qPrintable(r.error()));
+        QVERIFY(!r.error().contains(u'\n'));
+    }
+    void runsNmfOnOrl()
+    {
+        const QString orl = facetDataFile(u"ORL_32x32.mat"_s);
+        FACET_REQUIRE_DATA(orl);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"o.json"_s);
+        const QString png = dir.filePath(u"basis.png"_s);
+        const CliRun run
+            = runCli({ u"run"_s, u"--dataset"_s, orl, u"--method"_s, u"nmf"_s, u"--rank"_s, u"40"_s,
+                u"--max-iter"_s, u"120"_s, u"--json"_s, json, u"--basis-png"_s, png });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject o = readJson(json);
+        for (const char* key :
+            { "method", "params", "dataset", "n", "m", "rank", "seed", "iterations",
+                "objective_history", "stop_reason", "timings", "ac", "nmi", "labels" })
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+        QCOMPARE(o[u"method"_s].toString(), u"nmf"_s);
+        QCOMPARE(o[u"n"_s].toInt(), 400);
+        QCOMPARE(o[u"m"_s].toInt(), 1024);
+        QCOMPARE(o[u"rank"_s].toInt(), 40);
+        const QJsonArray history = o[u"objective_history"_s].toArray();
+        QCOMPARE(history.size(), o[u"iterations"_s].toInt());
+        for (qsizetype t = 1; t < history.size(); ++t)
+            QVERIFY(history[t].toDouble() <= history[t - 1].toDouble() * (1 + 1e-9));
+        QVERIFY(o[u"labels"_s].toArray().size() == 400);
+        const double ac = o[u"ac"_s].toDouble(-1);
+        const double nmi = o[u"nmi"_s].toDouble(-1);
+        QVERIFY2(ac > 0.4 && ac <= 1, qPrintable(QString::number(ac)));
+        QVERIFY2(nmi > 0.6 && nmi <= 1, qPrintable(QString::number(nmi)));
+        const QStringList stops { u"converged"_s, u"max_iterations"_s };
+        QVERIFY(stops.contains(o[u"stop_reason"_s].toString()));
+        const QJsonObject timings = o[u"timings"_s].toObject();
+        for (const char* key : { "load_s", "prepare_s", "solve_s", "cluster_s" })
+            QVERIFY(timings[QLatin1String(key)].toDouble(-1) >= 0);
+        QImage basis(png);
+        QVERIFY(!basis.isNull());
+        QVERIFY(basis.width() > 32 * 6);
+    }
+    void runsCfOnSwimmerWithoutLabels()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"s.json"_s);
+        const CliRun run = runCli({ u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+            u"cf"_s, u"--rank"_s, u"17"_s, u"--max-iter"_s, u"40"_s, u"--json"_s, json });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject o = readJson(json);
+        QVERIFY(o[u"ac"_s].isNull());
+        QVERIFY(o[u"nmi"_s].isNull());
+        QCOMPARE(o[u"n"_s].toInt(), 256);
+    }
+    void classesSubset()
+    {
+        const QString yale = facetDataFile(u"Yale_32x32.mat"_s);
+        FACET_REQUIRE_DATA(yale);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"y.json"_s);
+        const CliRun run
+            = runCli({ u"run"_s, u"--dataset"_s, yale, u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s,
+                u"--classes"_s, u"1-3"_s, u"--max-iter"_s, u"30"_s, u"--json"_s, json });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(readJson(json)[u"n"_s].toInt(), 33);
+    }
+    void badInputGivesOneLineAndNonZeroExit_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("missing file")
+            << QStringList { u"info"_s, u"/nonexistent/x.mat"_s } << u"x.mat"_s;
+        QTest::newRow("rank too large") << QStringList { u"run"_s, u"--dataset"_s,
+            u"builtin:swimmer"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"300"_s, u"--json"_s,
+            u"/tmp/never.json"_s } << u"exceeds"_s;
+        QTest::newRow("usage") << QStringList { u"run"_s, u"--method"_s, u"nmf"_s }
+                               << u"--dataset"_s;
+        QTest::newRow("unknown class") << QStringList { u"run"_s, u"--dataset"_s,
+            u"builtin:swimmer"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--classes"_s,
+            u"1"_s, u"--json"_s, u"/tmp/never.json"_s }
+                                       << u"labelled"_s;
+    }
+    void badInputGivesOneLineAndNonZeroExit()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, needle);
+        const CliRun run = runCli(arguments);
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains(needle), qPrintable(run.err));
+        QCOMPARE(run.err.trimmed().count(u'\n'), 0);
+    }
+    void infoOnSwimmer()
+    {
+        const CliRun run = runCli({ u"info"_s, u"builtin:swimmer"_s });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(u"256"_s), qPrintable(run.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
