@@ -1,2 +1,187 @@
-// placeholder replaced by the GUI commit
-int main() { return 0; }
+// SPDX-License-Identifier: GPL-3.0-or-later
+// facet: the GUI. Everything happens in MainWindow; this file turns the command line into its
+// first actions and, for --screenshot, into a scripted run that saves the window and quits.
+
+#include "basis_gallery.h"
+#include "control_panel.h"
+#include "main_window.h"
+#include "method_parameters.h"
+#include "methods/registry.h"
+#include "parameter_panel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cmath>
+#include <cstdio>
+
+namespace {
+
+// After the last result arrives the plot replots on the next event-loop pass (rpQueuedReplot);
+// waiting a moment lets every view paint before the window is grabbed.
+constexpr int kSettleMs = 300;
+
+void printError(const QString& message)
+{
+    QTextStream(stderr) << "facet: " << message << Qt::endl;
+}
+
+QString knownMethods()
+{
+    QStringList names;
+    for (const facet::MethodInfo& info : facet::methodCatalog())
+        names << QString::fromStdString(info.name);
+    return names.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Facet"));
+    QApplication::setApplicationName(QStringLiteral("Facet"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Facet"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/facet.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate(
+        "main", "Explore matrix factorizations (NMF, concept factorization, ...) of image sets."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption datasetOption(QStringLiteral("dataset"),
+        QApplication::translate("main", "Dataset: a .mat file or builtin:swimmer."),
+        QStringLiteral("D"), QStringLiteral("builtin:swimmer"));
+    const QCommandLineOption methodOption(QStringLiteral("method"),
+        QApplication::translate("main", "Method: %1.").arg(knownMethods()), QStringLiteral("M"));
+    const QCommandLineOption rankOption(
+        QStringLiteral("rank"), QApplication::translate("main", "Rank k."), QStringLiteral("K"));
+    const QCommandLineOption maxIterOption(QStringLiteral("max-iter"),
+        QApplication::translate("main", "Maximum number of iterations."), QStringLiteral("N"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+        QApplication::translate("main", "Random seed."), QStringLiteral("S"));
+    const QCommandLineOption lambdaOption(QStringLiteral("lambda"),
+        QApplication::translate("main", "Regularization weight lambda, 0.01 to 10000."),
+        QStringLiteral("L"));
+    const QCommandLineOption neighboursOption(QStringLiteral("p"),
+        QApplication::translate("main", "Graph neighbours p, 1 to 50."), QStringLiteral("P"));
+    const QCommandLineOption betaOption(QStringLiteral("beta"),
+        QApplication::translate("main", "CF_OGL: initial beta, 0.001 to 1000."),
+        QStringLiteral("B"));
+    const QCommandLineOption muOption(QStringLiteral("mu"),
+        QApplication::translate("main", "CF_OGL: mu, 0.001 to 1000."), QStringLiteral("U"));
+    const QCommandLineOption runOption(QStringLiteral("run"),
+        QApplication::translate("main", "Start a run once the dataset is loaded."));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+        QApplication::translate("main",
+            "Save the window as PNG after the run (or after loading without "
+            "--run) and quit; exit code 1 on any error."),
+        QStringLiteral("PNG"));
+    parser.addOptions({ datasetOption, methodOption, rankOption, maxIterOption, seedOption,
+        lambdaOption, neighboursOption, betaOption, muOption, runOption, screenshotOption });
+    parser.process(app);
+
+    facet::MainWindow window;
+    facet::ControlPanel* controls = window.controlPanel();
+    if (parser.isSet(methodOption) && !controls->setMethod(parser.value(methodOption))) {
+        printError(QApplication::translate("main", "unknown method '%1' (known: %2)")
+                       .arg(parser.value(methodOption), knownMethods()));
+        return 1;
+    }
+    const auto positive = [&](const QCommandLineOption& option, int minimum, auto apply) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        const int value = parser.value(option).toInt(&ok);
+        if (!ok || value < minimum) {
+            printError(QApplication::translate("main", "--%1 needs an integer >= %2, got '%3'")
+                           .arg(option.names().front())
+                           .arg(minimum)
+                           .arg(parser.value(option)));
+            return false;
+        }
+        apply(value);
+        return true;
+    };
+    if (!positive(rankOption, 1, [&](int v) { controls->setRank(v); })
+        || !positive(maxIterOption, 1, [&](int v) { controls->setMaxIterations(v); })
+        || !positive(seedOption, 0, [&](int v) { controls->setSeed(v); }))
+        return 1;
+
+    // The method's parameters, after the method: each method keeps its own values.
+    facet::ParameterPanel* params = controls->parameterPanel();
+    const auto parameter = [&](const QCommandLineOption& option, facet::Parameter which,
+                               double minimum, double maximum, bool integer, auto apply) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        const double value = parser.value(option).toDouble(&ok);
+        if (!ok || !(value >= minimum && value <= maximum)
+            || (integer && value != std::floor(value))) {
+            printError(QApplication::translate("main", "--%1 needs %2 in [%3, %4], got '%5'")
+                           .arg(option.names().front(),
+                               integer ? QApplication::translate("main", "an integer")
+                                       : QApplication::translate("main", "a number"))
+                           .arg(minimum)
+                           .arg(maximum)
+                           .arg(parser.value(option)));
+            return false;
+        }
+        if (!params->parameters().testFlag(which))
+            printError(QApplication::translate("main", "note: %1 does not read --%2; ignored")
+                           .arg(controls->method(), option.names().front()));
+        apply(value);
+        return true;
+    };
+    if (!parameter(lambdaOption, facet::Parameter::Lambda, 1e-2, 1e4, false,
+            [&](double v) { params->setLambda(v); })
+        || !parameter(neighboursOption, facet::Parameter::Neighbours, 1, 50, true,
+            [&](double v) { params->setNeighbours(int(v)); })
+        || !parameter(betaOption, facet::Parameter::Beta, 1e-3, 1e3, false,
+            [&](double v) { params->setBeta(v); })
+        || !parameter(
+            muOption, facet::Parameter::Mu, 1e-3, 1e3, false, [&](double v) { params->setMu(v); }))
+        return 1;
+
+    const bool run = parser.isSet(runOption);
+    const QString screenshot = parser.value(screenshotOption);
+    if (!screenshot.isEmpty()) {
+        // A screenshot is a scripted session: no dialog may wait for a click, and the size is
+        // the default one whatever an earlier session saved.
+        window.setErrorDialogsEnabled(false);
+        window.resize(1400, 900);
+        const auto fail = [](const QString& message) {
+            printError(message);
+            QCoreApplication::exit(1);
+        };
+        const auto save = [&window, screenshot] {
+            QTimer::singleShot(kSettleMs, &window, [&window, screenshot] {
+                if (!window.grab().save(screenshot, "PNG")) {
+                    printError(
+                        QApplication::translate("main", "could not write %1").arg(screenshot));
+                    QCoreApplication::exit(1);
+                    return;
+                }
+                QCoreApplication::exit(0);
+            });
+        };
+        QObject::connect(&window, &facet::MainWindow::datasetLoadFailed, &window, fail);
+        QObject::connect(&window, &facet::MainWindow::runFailed, &window, fail);
+        if (run)
+            QObject::connect(&window, &facet::MainWindow::runFinished, &window, save);
+        else
+            QObject::connect(&window, &facet::MainWindow::datasetLoaded, &window, save);
+    }
+    if (run)
+        QObject::connect(
+            &window, &facet::MainWindow::datasetLoaded, &window, [&window] { window.startRun(); },
+            Qt::SingleShotConnection);
+
+    window.show();
+    window.openDataset(parser.value(datasetOption));
+    return app.exec();
+}

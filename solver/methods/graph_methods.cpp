@@ -90,7 +90,7 @@ void appendGraphMethods(std::vector<MethodEntry>& table)
     table.push_back({ { "semignmf", "Semi-supervised GNMF (labels in the graph)",
                           "min ||X - U V^T||^2 + lambda Tr(V^T L V) over U, V >= 0, L of the kNN "
                           "graph with same-label edges 1 and cross-label edges 0",
-                          true, false },
+                          true, false, true },
         makeSemiGnmf });
 }
 

@@ -60,12 +60,12 @@ void appendLocalityAndLabelMethods(std::vector<MethodEntry>& table)
         makeLcf });
     table.push_back(
         { { "cnmf", "Constrained NMF (Liu & Wu)",
-              "min ||X - U Z^T A^T||^2 over U, Z >= 0, V = A Z (known labels)", true, false },
+              "min ||X - U Z^T A^T||^2 over U, Z >= 0, V = A Z (known labels)", true, false, true },
             makeCnmf });
-    table.push_back(
-        { { "ccf", "Constrained CF (Liu, Yang, Wu & Cai)",
-              "min ||X - X W Z^T A^T||^2 over W, Z >= 0, V = A Z (known labels)", false, true },
-            makeCcf });
+    table.push_back({ { "ccf", "Constrained CF (Liu, Yang, Wu & Cai)",
+                          "min ||X - X W Z^T A^T||^2 over W, Z >= 0, V = A Z (known labels)", false,
+                          true, true },
+        makeCcf });
 }
 
 } // namespace facet

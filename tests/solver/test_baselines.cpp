@@ -93,6 +93,29 @@ private slots:
         QCOMPARE(chooseLabeledSubset(truth, { 0, 2, 7 }), known);
         QVERIFY(chooseLabeledSubset(truth, { 0, 2, 8 }) != known);
     }
+    void semiSupervisedRunsDrawTheirLabels()
+    {
+        // runAndCluster draws the labelled subset for the semi-supervised methods only.
+        std::vector<int> truth;
+        const Matrix X = blobs(5, 3, 12, truth, 2);
+        for (const char* method : { "cnmf", "ccf", "semignmf" }) {
+            RunOptions o;
+            o.method = method;
+            o.params.rank = 3;
+            o.driver.maxIter = 20;
+            o.labeledPerClass = 2;
+            const RunResult r = runAndCluster(X, truth, o);
+            QCOMPARE(int(std::count_if(r.knownLabels.begin(), r.knownLabels.end(),
+                                       [](int l) { return l >= 0; })),
+                     6);
+        }
+        RunOptions plain;
+        plain.method = "nmf";
+        plain.params.rank = 3;
+        plain.driver.maxIter = 5;
+        plain.labeledPerClass = 2;
+        QVERIFY(runAndCluster(X, truth, plain).knownLabels.empty());
+    }
     void labeledSubsetByFraction()
     {
         std::vector<int> truth(40, 0);

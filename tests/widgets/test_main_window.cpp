@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The main window driven like a user: real button clicks, then assertions on what the views show.
+
+#include "basis_gallery.h"
+#include "cluster_view.h"
+#include "control_panel.h"
+#include "convergence_plot.h"
+#include "jobs/solve_job.h"
+#include "main_window.h"
+#include "test_data.h"
+
+#include <QDir>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QtTest>
+
+#include <memory>
+
+using namespace facet;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 30000;
+constexpr int kRunTimeoutMs = 120000;
+
+std::unique_ptr<MainWindow> makeWindow()
+{
+    auto window = std::make_unique<MainWindow>();
+    window->setErrorDialogsEnabled(false);
+    window->resize(1400, 900);
+    window->show();
+    return window;
+}
+
+bool loadSwimmer(MainWindow& window)
+{
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openDataset(QStringLiteral("builtin:swimmer"));
+    return loaded.wait(kLoadTimeoutMs) || loaded.count() == 1;
+}
+
+void saveScreenshot(QWidget& widget, const QString& name)
+{
+    QCoreApplication::processEvents(); // let the plot's queued replot happen
+    const QString path = QDir::current().filePath(name);
+    QVERIFY2(widget.grab().save(path, "PNG"), qPrintable(path));
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void runShowsBasisAndHistory_data();
+    void runShowsBasisAndHistory();
+    void cancelEndsTheRunAndKeepsTheGuiUsable();
+    void failureKeepsTheLastResult();
+    void closingMidRunJoinsTheWorker();
+    void openingAFileAddsItToRecentFiles();
+    void aFileThatFailsToLoadKeepsTheDataset();
+};
+
+void TestMainWindow::initTestCase()
+{
+    // Keep the tests' settings apart from a user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("widgets_main_window"));
+    QSettings().clear();
+}
+
+void TestMainWindow::runShowsBasisAndHistory_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::newRow("nmf") << QStringLiteral("nmf");
+    QTest::newRow("cf") << QStringLiteral("cf");
+}
+
+void TestMainWindow::runShowsBasisAndHistory()
+{
+    QFETCH(QString, method);
+    auto window = makeWindow();
+    QVERIFY(loadSwimmer(*window));
+    ControlPanel* controls = window->controlPanel();
+    QVERIFY(controls->setMethod(method));
+    controls->setRank(8);
+    controls->setMaxIterations(40);
+    QVERIFY(controls->runButton()->isEnabled());
+
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QVERIFY(window->isRunning() || finished.count() == 1);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+
+    const auto result = finished.at(0).at(0).value<RunResult>();
+    const Factorization& f = result.factorization;
+    QVERIFY(f.iterations >= 1 && f.iterations <= 40);
+    QCOMPARE(int(f.history.size()), f.iterations);
+    QCOMPARE(window->basisGallery()->imageCount(), 8);
+    QCOMPARE(window->convergencePlot()->graphCount(), 1);
+    QCOMPARE(window->convergencePlot()->pointCount(), int(f.history.size()));
+    QCOMPARE(window->clusterView()->clusterCount(), result.clusters);
+    QCOMPARE(window->clusterView()->thumbnailCount(), 256); // every swimmer image, none capped
+    QVERIFY(!window->isRunning());
+    QVERIFY(controls->runButton()->isEnabled());
+    QVERIFY(!controls->cancelButton()->isEnabled());
+    QVERIFY(!window->statusBar()->currentMessage().isEmpty());
+
+    const QString mosaic
+        = QDir::current().filePath(QStringLiteral("main_window_%1_basis.png").arg(method));
+    QVERIFY(window->exportBasis(mosaic));
+    QVERIFY(!QImage(mosaic).isNull());
+    saveScreenshot(*window, QStringLiteral("main_window_%1.png").arg(method));
+}
+
+void TestMainWindow::cancelEndsTheRunAndKeepsTheGuiUsable()
+{
+    auto window = makeWindow();
+    QVERIFY(loadSwimmer(*window));
+    ControlPanel* controls = window->controlPanel();
+    controls->setMethod(QStringLiteral("nmf"));
+    controls->setRank(8);
+    controls->setMaxIterations(10000000);
+    controls->setTolerance(0); // only Cancel can end this run
+
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QVERIFY(window->isRunning());
+    QVERIFY(controls->cancelButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(window->convergencePlot()->pointCount() > 0, kRunTimeoutMs);
+    QTest::mouseClick(controls->cancelButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+
+    const auto result = finished.at(0).at(0).value<RunResult>();
+    QCOMPARE(result.factorization.stopReason, StopReason::Cancelled);
+    QCOMPARE(window->basisGallery()->imageCount(), 8);
+    QCOMPARE(window->convergencePlot()->pointCount(), int(result.factorization.history.size()));
+    QVERIFY(window->statusBar()->currentMessage().contains(QStringLiteral("cancelled")));
+    QVERIFY(controls->runButton()->isEnabled());
+    QVERIFY(!controls->cancelButton()->isEnabled());
+
+    // Usable again: a short run goes through.
+    controls->setMaxIterations(5);
+    controls->setTolerance(1e-5);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+    QCOMPARE(finished.at(1).at(0).value<RunResult>().factorization.iterations, 5);
+    saveScreenshot(*window, QStringLiteral("main_window_after_cancel.png"));
+}
+
+void TestMainWindow::failureKeepsTheLastResult()
+{
+    auto window = makeWindow();
+    QVERIFY(loadSwimmer(*window));
+    ControlPanel* controls = window->controlPanel();
+    controls->setMethod(QStringLiteral("nmf"));
+    controls->setRank(6);
+    controls->setMaxIterations(20);
+    controls->setTolerance(1e-5);
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QSignalSpy failed(window.get(), &MainWindow::runFailed);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+    const int goodPoints = window->convergencePlot()->pointCount();
+
+    // Swimmer has 256 samples: rank 300 breaks the rank rule and the solver says so.
+    controls->setRank(300);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kRunTimeoutMs);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY(!message.isEmpty());
+    QVERIFY2(window->statusBar()->currentMessage().contains(message),
+        qPrintable(window->statusBar()->currentMessage()));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(window->lastResult().has_value());
+    QCOMPARE(int(window->lastResult()->factorization.V.cols()), 6);
+    QCOMPARE(window->basisGallery()->imageCount(), 6);
+    QCOMPARE(window->convergencePlot()->pointCount(), goodPoints);
+    QVERIFY(controls->runButton()->isEnabled());
+    saveScreenshot(*window, QStringLiteral("main_window_failure.png"));
+}
+
+void TestMainWindow::closingMidRunJoinsTheWorker()
+{
+    auto window = makeWindow();
+    QVERIFY(loadSwimmer(*window));
+    ControlPanel* controls = window->controlPanel();
+    controls->setMethod(QStringLiteral("nmf"));
+    controls->setRank(8);
+    controls->setMaxIterations(10000000);
+    controls->setTolerance(0);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window->convergencePlot()->pointCount() > 0, kRunTimeoutMs);
+
+    QVERIFY(window->close());
+    QVERIFY(!window->isWorkerRunning());
+    QVERIFY(!window->isRunning());
+    window.reset();
+    // Answers the worker queued before it stopped must find nobody, not a dangling window.
+    QTest::qWait(100);
+}
+
+void TestMainWindow::openingAFileAddsItToRecentFiles()
+{
+    const QString path = facetDataFile(QStringLiteral("ORL_32x32.mat"));
+    FACET_REQUIRE_DATA(path);
+    auto window = makeWindow();
+    QSignalSpy loaded(window.get(), &MainWindow::datasetLoaded);
+    window->openDataset(path);
+    QVERIFY(loaded.wait(kLoadTimeoutMs));
+    QCOMPARE(window->dataset()->samples(), 400);
+    QCOMPARE(window->dataset()->classCount(), 40);
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    QCOMPARE(recent.value(0), QFileInfo(path).absoluteFilePath());
+}
+
+void TestMainWindow::aFileThatFailsToLoadKeepsTheDataset()
+{
+    auto window = makeWindow();
+    QVERIFY(loadSwimmer(*window));
+    QSignalSpy failed(window.get(), &MainWindow::datasetLoadFailed);
+    window->openDataset(QDir::current().filePath(QStringLiteral("no_such_file.mat")));
+    QVERIFY(failed.wait(kLoadTimeoutMs));
+    QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("no_such_file.mat")),
+        qPrintable(window->statusBar()->currentMessage()));
+    QCOMPARE(window->dataset()->samples(), 256);
+    QVERIFY(window->controlPanel()->runButton()->isEnabled());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "control_panel.h"
+
+#include "method_parameters.h"
+#include "methods/registry.h"
+#include "parameter_panel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+namespace facet {
+
+ControlPanel::ControlPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_dataset(new QLabel(tr("No dataset loaded.")))
+    , m_method(new QComboBox)
+    , m_objective(new QLabel)
+    , m_params(new ParameterPanel)
+    , m_rank(new QSpinBox)
+    , m_maxIter(new QSpinBox)
+    , m_maxIterLabel(new QLabel)
+    , m_tolerance(new QComboBox)
+    , m_seed(new QSpinBox)
+    , m_run(new QPushButton(tr("Run")))
+    , m_cancel(new QPushButton(tr("Cancel")))
+    , m_progress(new QProgressBar)
+    , m_result(new QLabel)
+{
+    m_dataset->setObjectName(QStringLiteral("datasetSummary"));
+    m_dataset->setWordWrap(true);
+    m_dataset->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_method->setObjectName(QStringLiteral("methodCombo"));
+    // Method titles are long ("Locally Consistent Concept Factorization ..."); sized to its
+    // contents the combo would widen the whole panel. The popup still shows them in full.
+    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_method->setMinimumContentsLength(14);
+    // From the catalog, so a method added to the solver appears here without a GUI change.
+    for (const MethodInfo& info : methodCatalog()) {
+        const QString name = QString::fromStdString(info.name);
+        m_method->addItem(QString::fromStdString(info.title), name);
+        m_method->setItemData(
+            m_method->count() - 1, QString::fromStdString(info.objective), Qt::ToolTipRole);
+    }
+    // The objective in one line under the combo, as its tooltip says too.
+    m_objective->setObjectName(QStringLiteral("methodObjective"));
+    m_objective->setWordWrap(true);
+    m_objective->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_objective->setForegroundRole(QPalette::PlaceholderText);
+    QFont small = m_objective->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_objective->setFont(small);
+    m_params->setObjectName(QStringLiteral("parameterPanel"));
+
+    m_rank->setObjectName(QStringLiteral("rankSpin"));
+    // Not bounded by the dataset: the solver states the rule when a rank does not fit.
+    m_rank->setRange(1, 100000);
+    m_rank->setValue(10);
+    m_rank->setToolTip(tr("k, the number of basis images"));
+    m_maxIter->setObjectName(QStringLiteral("maxIterSpin"));
+    m_maxIter->setRange(1, 10000000);
+    m_maxIter->setValue(300);
+    m_maxIter->setGroupSeparatorShown(true);
+    m_maxIterLabel->setBuddy(m_maxIter);
+    m_tolerance->setObjectName(QStringLiteral("toleranceCombo"));
+    for (double tol : { 1e-3, 1e-4, 1e-5, 1e-6, 1e-7 })
+        m_tolerance->addItem(QString::number(tol, 'g', 1), tol);
+    m_tolerance->addItem(tr("0 (run to the limit)"), 0.0);
+    m_tolerance->setToolTip(tr("Stop when the objective fell by less than this fraction over the "
+                               "last 10 iterations"));
+    setTolerance(1e-5);
+    m_seed->setObjectName(QStringLiteral("seedSpin"));
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_seed->setToolTip(tr("The same seed gives the same factors"));
+
+    m_run->setObjectName(QStringLiteral("runButton"));
+    m_run->setToolTip(tr("Start the factorization (Ctrl+R)"));
+    m_run->setDefault(true);
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setToolTip(tr("Stop after the current iteration and keep its factors (Esc)"));
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_result->setObjectName(QStringLiteral("resultSummary"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setText(tr("No run yet."));
+
+    auto* datasetBox = new QGroupBox(tr("Dataset"));
+    (new QVBoxLayout(datasetBox))->addWidget(m_dataset);
+
+    auto* methodBox = new QGroupBox(tr("Factorization"));
+    auto* form = new QFormLayout(methodBox);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setVerticalSpacing(4);
+    form->addRow(tr("&Method:"), m_method);
+    form->addRow(m_objective);
+    form->addRow(tr("&Rank k:"), m_rank);
+    form->addRow(m_maxIterLabel, m_maxIter);
+    form->addRow(tr("&Tolerance:"), m_tolerance);
+    form->addRow(tr("&Seed:"), m_seed);
+
+    auto* parameterBox = new QGroupBox(tr("Parameters"));
+    (new QVBoxLayout(parameterBox))->addWidget(m_params);
+
+    // One row, so the panel fits a 900 pixel high window with the longest parameter list.
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_progress, 1);
+
+    auto* resultBox = new QGroupBox(tr("Last run"));
+    (new QVBoxLayout(resultBox))->addWidget(m_result);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(datasetBox);
+    layout->addWidget(methodBox);
+    layout->addWidget(parameterBox);
+    layout->addLayout(buttons);
+    layout->addWidget(resultBox);
+    layout->addStretch(1);
+
+    connect(m_run, &QPushButton::clicked, this, &ControlPanel::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &ControlPanel::cancelRequested);
+    connect(m_method, &QComboBox::currentIndexChanged, this, &ControlPanel::onMethodChanged);
+    m_otherIterations = kDefaultOuterIterations;
+    onMethodChanged();
+    resetProgress();
+    setState(false, false);
+}
+
+void ControlPanel::setDatasetSummary(const QString& text, const QString& toolTip)
+{
+    m_dataset->setText(text);
+    m_dataset->setToolTip(toolTip);
+}
+
+void ControlPanel::setResultSummary(const QString& html)
+{
+    m_result->setText(html);
+}
+
+QString ControlPanel::method() const
+{
+    return m_method->currentData().toString();
+}
+
+bool ControlPanel::setMethod(const QString& name)
+{
+    const int index = m_method->findData(name);
+    if (index < 0)
+        return false;
+    m_method->setCurrentIndex(index);
+    return true;
+}
+
+int ControlPanel::rank() const
+{
+    return m_rank->value();
+}
+
+void ControlPanel::setRank(int rank)
+{
+    m_rank->setValue(rank);
+}
+
+int ControlPanel::maxIterations() const
+{
+    return m_maxIter->value();
+}
+
+void ControlPanel::setMaxIterations(int iterations)
+{
+    m_maxIter->setValue(iterations);
+}
+
+double ControlPanel::tolerance() const
+{
+    return m_tolerance->currentData().toDouble();
+}
+
+void ControlPanel::setTolerance(double tolerance)
+{
+    int best = 0;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < m_tolerance->count(); ++i) {
+        const double offered = m_tolerance->itemData(i).toDouble();
+        // Compare on a log scale, with 0 as its own point.
+        const double distance = (offered == 0 || tolerance <= 0)
+            ? (offered == tolerance ? 0.0 : std::numeric_limits<double>::max())
+            : std::abs(std::log10(offered) - std::log10(tolerance));
+        if (distance < bestDistance) {
+            best = i;
+            bestDistance = distance;
+        }
+    }
+    m_tolerance->setCurrentIndex(best);
+}
+
+int ControlPanel::seed() const
+{
+    return m_seed->value();
+}
+
+void ControlPanel::setSeed(int seed)
+{
+    m_seed->setValue(seed);
+}
+
+RunOptions ControlPanel::runOptions() const
+{
+    RunOptions options;
+    options.method = method().toStdString();
+    options.params.rank = rank();
+    options.driver.maxIter = maxIterations();
+    // CF_OGL: one driver iteration is one outer iteration (METHODS.md section 3).
+    if (m_outerIterations)
+        options.params.outerIterations = maxIterations();
+    // The driver never stops before minIter; a short run asked for here should still be short.
+    options.driver.minIter = std::min(options.driver.minIter, options.driver.maxIter);
+    options.driver.tol = tolerance();
+    options.driver.seed = std::uint64_t(seed());
+    m_params->applyTo(options);
+    return options;
+}
+
+void ControlPanel::setState(bool running, bool canRun)
+{
+    m_run->setEnabled(!running && canRun);
+    m_cancel->setEnabled(running);
+    for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_rank),
+             static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance),
+             static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_params) })
+        option->setEnabled(!running);
+}
+
+void ControlPanel::setProgress(int iteration, int maxIterations)
+{
+    m_progress->setRange(0, std::max(1, maxIterations));
+    m_progress->setValue(std::min(iteration, std::max(1, maxIterations)));
+    m_progress->setFormat(tr("%1 / %2 iterations").arg(iteration).arg(maxIterations));
+}
+
+void ControlPanel::resetProgress()
+{
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("idle"));
+}
+
+void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName)
+{
+    m_params->setLabelsAvailable(available, datasetName);
+}
+
+void ControlPanel::onMethodChanged()
+{
+    const QString objective = m_method->currentData(Qt::ToolTipRole).toString();
+    m_method->setToolTip(objective);
+    m_objective->setText(objective);
+    m_objective->setToolTip(objective);
+    m_params->setMethod(method());
+
+    const bool outer = iterationsAreOuterIterations(method());
+    if (outer != m_outerIterations) {
+        const int shown = m_maxIter->value();
+        m_outerIterations = outer;
+        m_maxIter->setValue(m_otherIterations);
+        m_otherIterations = shown;
+    }
+    m_maxIterLabel->setText(outer ? tr("Outer &iterations:") : tr("Max &iterations:"));
+    m_maxIter->setToolTip(outer
+            ? tr("CF_OGL runs this many outer iterations, each of them inner LCCF steps, the "
+                 "eigenvectors of L_Q, the Q step and the beta rule (default 30)")
+            : tr("Stop after this many iterations even when not converged"));
+}
+
+int ControlPanel::iterationsFor(bool outer) const
+{
+    return outer == m_outerIterations ? m_maxIter->value() : m_otherIterations;
+}
+
+void ControlPanel::setIterationsFor(bool outer, int iterations)
+{
+    if (outer == m_outerIterations)
+        m_maxIter->setValue(iterations);
+    else
+        m_otherIterations = iterations;
+}
+
+void ControlPanel::saveSettings(QSettings& settings) const
+{
+    settings.beginGroup(QStringLiteral("run"));
+    settings.setValue(QStringLiteral("method"), method());
+    settings.setValue(QStringLiteral("rank"), rank());
+    settings.setValue(QStringLiteral("maxIter"), iterationsFor(false));
+    settings.setValue(QStringLiteral("outerIterations"), iterationsFor(true));
+    settings.setValue(QStringLiteral("tol"), tolerance());
+    settings.setValue(QStringLiteral("seed"), seed());
+    m_params->saveSettings(settings);
+    settings.endGroup();
+}
+
+void ControlPanel::restoreSettings(QSettings& settings)
+{
+    settings.beginGroup(QStringLiteral("run"));
+    m_params->restoreSettings(settings);
+    setMethod(settings.value(QStringLiteral("method"), QStringLiteral("nmf")).toString());
+    setRank(settings.value(QStringLiteral("rank"), 10).toInt());
+    setIterationsFor(false, settings.value(QStringLiteral("maxIter"), 300).toInt());
+    setIterationsFor(
+        true, settings.value(QStringLiteral("outerIterations"), kDefaultOuterIterations).toInt());
+    setTolerance(settings.value(QStringLiteral("tol"), 1e-5).toDouble());
+    setSeed(settings.value(QStringLiteral("seed"), 0).toInt());
+    settings.endGroup();
+}
+
+} // namespace facet

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/run.h"
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSettings;
+class QSpinBox;
+
+namespace facet {
+
+class ParameterPanel;
+
+// The left panel: what is loaded, the method and its parameters, Run / Cancel and the progress of
+// the run. It builds no requests itself; the main window reads runOptions() when Run is pressed.
+class ControlPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ControlPanel(QWidget* parent = nullptr);
+
+    void setDatasetSummary(const QString& text, const QString& toolTip = {});
+    void setResultSummary(const QString& html);
+
+    QString method() const;
+    bool setMethod(const QString& name); // false for a name the catalog does not know
+    int rank() const;
+    void setRank(int rank);
+    // The iteration limit of the current method; for CF_OGL the number of outer iterations.
+    int maxIterations() const;
+    void setMaxIterations(int iterations);
+    double tolerance() const;
+    void setTolerance(double tolerance); // the nearest offered value
+    int seed() const;
+    void setSeed(int seed);
+    RunOptions runOptions() const;
+
+    // Whether the dataset has class labels (the semi-supervised methods need them); datasetName
+    // empty: nothing is loaded.
+    void setLabelsAvailable(bool available, const QString& datasetName);
+
+    // The "run" group: method, rank, limits, tolerance, seed, and every method's parameters.
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(QSettings& settings);
+
+    // running: Run off, Cancel on, options locked. canRun: a dataset is loaded.
+    void setState(bool running, bool canRun);
+    void setProgress(int iteration, int maxIterations);
+    void resetProgress();
+
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QComboBox* methodCombo() const { return m_method; }
+    QLabel* objectiveLabel() const { return m_objective; }
+    ParameterPanel* parameterPanel() const { return m_params; }
+
+Q_SIGNALS:
+    void runRequested();
+    void cancelRequested();
+
+private:
+    void onMethodChanged();
+    int iterationsFor(bool outer) const;
+    void setIterationsFor(bool outer, int iterations);
+
+    QLabel* m_dataset = nullptr;
+    QComboBox* m_method = nullptr;
+    QLabel* m_objective = nullptr;
+    ParameterPanel* m_params = nullptr;
+    QSpinBox* m_rank = nullptr;
+    QSpinBox* m_maxIter = nullptr;
+    QLabel* m_maxIterLabel = nullptr; // "Max iterations", or "Outer iterations" for CF_OGL
+    QComboBox* m_tolerance = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_result = nullptr;
+    // CF_OGL's limit counts outer iterations (30 by default), the others' plain ones (300): the
+    // spin box shows the current kind, this holds the other.
+    bool m_outerIterations = false;
+    int m_otherIterations = 0;
+};
+
+} // namespace facet

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QImage>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+
+namespace facet {
+
+struct ImageTile {
+    QImage image; // drawn upright at the grid's zoom
+    QString caption; // one short line under the image; empty: none
+    QString toolTip;
+    bool flagged = false; // framed in red (a sample outside its cluster's majority class)
+};
+
+struct ImageSection {
+    QString title; // empty: the tiles start at the top without a heading
+    QList<ImageTile> tiles;
+};
+
+// Titled sections of image tiles that wrap to the available width, painted directly (a widget
+// per tile would not scale to the thousands a cluster view can hold). It reports its height for
+// a width, so inside a resizable QScrollArea it scrolls vertically only. Ctrl+wheel zooms.
+class ImageGrid : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr int kMinZoomPercent = 25;
+    static constexpr int kMaxZoomPercent = 1600;
+
+    explicit ImageGrid(QWidget* parent = nullptr);
+
+    void setSections(QList<ImageSection> sections);
+    void clear();
+    const QList<ImageSection>& sections() const { return m_sections; }
+    int tileCount() const;
+
+    // Drawn image size in percent of the image's own pixels; magnified without smoothing so
+    // single pixels of a 32x32 basis image stay visible.
+    void setZoomPercent(int percent);
+    int zoomPercent() const { return m_zoomPercent; }
+    // Shown centred when there are no sections.
+    void setPlaceholderText(const QString& text);
+
+    // The height the sections need at a width and zoom, to choose a zoom before applying it.
+    int contentHeight(int width, int zoomPercent) const;
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+Q_SIGNALS:
+    void zoomChanged(int percent);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+private:
+    // Walks the layout for a width; returns the total height. The visitors get the title rects
+    // and the image rects (caption below the image rect) in painting order.
+    int layOut(int width, int zoomPercent,
+        const std::function<void(const ImageSection&, const QRect&)>& onTitle,
+        const std::function<void(const ImageTile&, const QRect&)>& onTile) const;
+    static QSize scaledSize(const QImage& image, int zoomPercent);
+    void contentChanged();
+
+    QList<ImageSection> m_sections;
+    QString m_placeholder;
+    int m_zoomPercent = 300;
+};
+
+} // namespace facet

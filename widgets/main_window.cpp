@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include "basis_gallery.h"
+#include "cluster_view.h"
+#include "control_panel.h"
+#include "convergence_plot.h"
+#include "data/dataset_source.h"
+#include "data/image_render.h"
+#include "jobs/dataset_load_job.h"
+#include "jobs/solve_job.h"
+#include "recent_files_menu.h"
+#include "run_summary.h"
+
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QThread>
+
+#include <cmath>
+
+namespace facet {
+
+namespace {
+
+const QString kBuiltinPrefix = QStringLiteral("builtin:");
+
+bool isBuiltin(const QString& spec)
+{
+    return spec.startsWith(kBuiltinPrefix);
+}
+
+// The first local .mat file among the dragged URLs, or empty.
+QString droppedMatFile(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile()
+            && url.toLocalFile().endsWith(QStringLiteral(".mat"), Qt::CaseInsensitive))
+            return url.toLocalFile();
+    return {};
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_solveThread(new QThread(this))
+    , m_solveJob(new SolveJob)
+    , m_loadJob(new DatasetLoadJob(this))
+    , m_controls(new ControlPanel)
+    , m_gallery(new BasisGallery)
+    , m_plot(new ConvergencePlot)
+    , m_clusters(new ClusterView)
+    , m_datasetStatus(new QLabel)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Facet"));
+    setAcceptDrops(true);
+
+    m_solveThread->setObjectName(QStringLiteral("facet-solve"));
+    m_solveJob->moveToThread(m_solveThread);
+    connect(m_solveThread, &QThread::finished, m_solveJob, &QObject::deleteLater);
+    connect(m_solveJob, &SolveJob::progress, this, &MainWindow::onProgress);
+    connect(m_solveJob, &SolveJob::finished, this, &MainWindow::onFinished);
+    connect(m_solveJob, &SolveJob::failed, this, &MainWindow::onFailed);
+    m_solveThread->start();
+
+    connect(m_loadJob, &DatasetLoadJob::loaded, this, &MainWindow::onDatasetLoaded);
+    connect(m_loadJob, &DatasetLoadJob::failed, this, &MainWindow::onDatasetFailed);
+    connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRun);
+    connect(m_controls, &ControlPanel::cancelRequested, this, &MainWindow::cancelRun);
+
+    setCentralWidget(m_gallery);
+    createDocks();
+    createMenus();
+    statusBar()->addPermanentWidget(m_datasetStatus);
+    statusBar()->showMessage(tr("Open a dataset (File menu, or drop a .mat file here)."));
+    readSettings();
+    updateActions();
+}
+
+MainWindow::~MainWindow()
+{
+    stopWorker();
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loadJob->isLoading();
+}
+
+bool MainWindow::isWorkerRunning() const
+{
+    return m_solveThread->isRunning();
+}
+
+void MainWindow::stopWorker()
+{
+    if (!m_solveThread->isRunning())
+        return;
+    // Answers still queued for this window are stale from here on.
+    ++m_runId;
+    m_running = false;
+    m_solveJob->cancel();
+    m_solveThread->quit();
+    // The driver checks the stop token between iterations, so this returns after one iteration
+    // (and the clustering of the factors it stopped with).
+    m_solveThread->wait();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    writeSettings();
+    stopWorker();
+    updateActions();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedMatFile(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedMatFile(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openDataset(path);
+}
+
+void MainWindow::openDatasetDialog()
+{
+    const QStringList recent = m_recent->files();
+    const QString start = recent.isEmpty() ? QString() : QFileInfo(recent.front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open dataset"), start, tr("MATLAB data (*.mat);;All files (*)"));
+    if (!path.isEmpty())
+        openDataset(path);
+}
+
+void MainWindow::openDataset(const QString& spec)
+{
+    DatasetRequest request;
+    request.spec = spec;
+    m_loadJob->load(request);
+    statusBar()->showMessage(tr("Loading %1...").arg(spec));
+}
+
+void MainWindow::onDatasetLoaded(quint64, std::shared_ptr<const Dataset> loaded)
+{
+    if (m_running) {
+        // The run belongs to the previous dataset; its answers are stale now.
+        m_solveJob->cancel();
+        ++m_runId;
+        m_running = false;
+    }
+    m_dataset = std::move(loaded);
+    if (!isBuiltin(m_dataset->source))
+        m_recent->add(m_dataset->source);
+    clearResult();
+    m_controls->setDatasetSummary(describe(*m_dataset), m_dataset->notes.join(QLatin1Char('\n')));
+    m_controls->setLabelsAvailable(m_dataset->hasLabels(), m_dataset->name);
+    m_datasetStatus->setText(m_dataset->name);
+    setWindowTitle(tr("%1 — Facet").arg(m_dataset->name));
+    statusBar()->showMessage(
+        tr("Loaded %1. Press Run (Ctrl+R) to factorize.").arg(m_dataset->name));
+    updateActions();
+    Q_EMIT datasetLoaded(m_dataset->name);
+}
+
+void MainWindow::onDatasetFailed(quint64, const QString& spec, const QString& message)
+{
+    if (!isBuiltin(spec) && !QFileInfo::exists(spec))
+        m_recent->remove(spec);
+    showError(tr("Could not open %1").arg(spec), message);
+    Q_EMIT datasetLoadFailed(message);
+}
+
+void MainWindow::clearResult()
+{
+    m_result.reset();
+    m_resultData.reset();
+    m_gallery->clear();
+    m_plot->clear();
+    m_clusters->clear();
+    m_controls->setResultSummary(tr("No run yet."));
+    m_controls->resetProgress();
+}
+
+void MainWindow::startRun()
+{
+    // After close the worker thread is gone (and its job deleted); nothing can run any more.
+    if (m_running || !m_solveThread->isRunning())
+        return;
+    if (!m_dataset) {
+        statusBar()->showMessage(tr("Load a dataset first."));
+        return;
+    }
+    m_runOptions = m_controls->runOptions();
+    m_running = true;
+    const quint64 runId = ++m_runId;
+    m_runClock.start();
+    m_plot->beginRun(
+        tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
+    m_controls->setProgress(0, m_runOptions.driver.maxIter);
+    statusBar()->showMessage(tr("Running %1 with k = %2...")
+                                 .arg(methodTitle(m_runOptions.method))
+                                 .arg(m_runOptions.params.rank));
+    updateActions();
+    m_solveJob->submit({ runId, m_dataset, m_runOptions });
+    Q_EMIT runStarted(runId);
+}
+
+void MainWindow::cancelRun()
+{
+    if (!m_running)
+        return;
+    m_solveJob->cancel();
+    statusBar()->showMessage(tr("Cancelling after the current iteration..."));
+}
+
+void MainWindow::onProgress(quint64 runId, const QList<IterationReport>& reports)
+{
+    if (runId != m_runId || !m_running || reports.isEmpty())
+        return;
+    m_plot->appendReports(reports);
+    m_controls->setProgress(reports.back().iteration, m_runOptions.driver.maxIter);
+}
+
+void MainWindow::onFinished(quint64 runId, const RunResult& result)
+{
+    if (runId != m_runId || !m_running)
+        return;
+    m_running = false;
+    m_result = result;
+    m_resultData = m_dataset;
+    m_resultOptions = m_runOptions;
+    const Factorization& f = result.factorization;
+    m_gallery->setBasis(f.basis, m_dataset->height, m_dataset->width);
+    m_plot->showHistory(
+        f, tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
+    m_clusters->setResult(*m_dataset, result);
+    m_controls->setProgress(f.iterations, m_runOptions.driver.maxIter);
+    m_controls->setResultSummary(runSummaryHtml(result, m_runOptions));
+    statusBar()->showMessage(runStatusLine(result, m_runOptions));
+    updateActions();
+    Q_EMIT runFinished(result);
+}
+
+void MainWindow::onFailed(quint64 runId, const QString& message)
+{
+    if (runId != m_runId || !m_running)
+        return;
+    m_running = false;
+    // The live plot showed the failed run; the views go back to the last good result.
+    if (m_result)
+        m_plot->showHistory(m_result->factorization,
+            tr("%1, k = %2 (last good run)")
+                .arg(methodTitle(m_resultOptions.method))
+                .arg(m_resultOptions.params.rank));
+    else
+        m_plot->clear();
+    m_controls->resetProgress();
+    updateActions();
+    showError(tr("The run failed"), message);
+    Q_EMIT runFailed(message);
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    statusBar()->showMessage(tr("%1: %2").arg(title, message));
+    if (m_errorDialogs)
+        QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::exportBasisDialog()
+{
+    if (!m_result)
+        return;
+    const QString suggestion
+        = tr("%1_%2_k%3_basis.png")
+              .arg(m_resultData->name, QString::fromStdString(m_resultOptions.method))
+              .arg(m_resultOptions.params.rank);
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export basis image"), suggestion, tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive))
+        path += QStringLiteral(".png");
+    exportBasis(path);
+}
+
+bool MainWindow::exportBasis(const QString& path)
+{
+    if (!m_result || !m_resultData) {
+        showError(tr("Nothing to export"), tr("Run a factorization first."));
+        return false;
+    }
+    const Matrix& basis = m_result->factorization.basis;
+    const int columns = std::max(1, int(std::ceil(std::sqrt(double(basis.cols())))));
+    QImage mosaic;
+    try {
+        mosaic = imageMosaic(basis, m_resultData->height, m_resultData->width, columns, 4, 2,
+            m_gallery->exportScaling());
+    } catch (const std::exception& error) {
+        showError(tr("Could not export the basis"), QString::fromStdString(error.what()));
+        return false;
+    }
+    if (mosaic.isNull() || !mosaic.save(path, "PNG")) {
+        showError(tr("Could not export the basis"), tr("Writing %1 failed.").arg(path));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved the basis images to %1.").arg(path));
+    return true;
+}
+
+void MainWindow::updateActions()
+{
+    const bool canRun = m_dataset && m_solveThread->isRunning();
+    m_controls->setState(m_running, canRun);
+    m_runAction->setEnabled(!m_running && canRun);
+    m_cancelAction->setEnabled(m_running);
+    m_exportAction->setEnabled(m_result.has_value());
+}
+
+} // namespace facet

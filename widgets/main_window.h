@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset.h"
+#include "experiment/run.h"
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QThread;
+
+namespace facet {
+
+class BasisGallery;
+class ClusterView;
+class ControlPanel;
+class ConvergencePlot;
+class DatasetLoadJob;
+class RecentFilesMenu;
+class SolveJob;
+
+// The explorer: a dataset, a factorization of it and the three views of the result (basis images,
+// convergence, clusters). Loading and solving run on workers, so the event loop never waits on
+// them; a result from a run that was superseded or abandoned is recognised by its id and dropped.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // A .mat path or builtin:NAME; the answer is datasetLoaded() or datasetLoadFailed().
+    void openDataset(const QString& spec);
+    void startRun();
+    void cancelRun();
+    // Writes the current basis as a PNG mosaic; false (with the error shown) when it cannot.
+    bool exportBasis(const QString& path);
+
+    bool isRunning() const { return m_running; }
+    bool isLoading() const;
+    bool isWorkerRunning() const;
+    std::shared_ptr<const Dataset> dataset() const { return m_dataset; }
+    const std::optional<RunResult>& lastResult() const { return m_result; }
+    // The options of the last run submitted to the worker (finished, failed or still running).
+    const RunOptions& lastSubmittedOptions() const { return m_runOptions; }
+
+    // Tests and --screenshot turn the modal error dialogs off; errors still reach the status bar.
+    void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
+    bool errorDialogsEnabled() const { return m_errorDialogs; }
+
+    ControlPanel* controlPanel() const { return m_controls; }
+    BasisGallery* basisGallery() const { return m_gallery; }
+    ConvergencePlot* convergencePlot() const { return m_plot; }
+    ClusterView* clusterView() const { return m_clusters; }
+
+Q_SIGNALS:
+    void datasetLoaded(const QString& name);
+    void datasetLoadFailed(const QString& message);
+    void runStarted(quint64 runId);
+    void runFinished(const facet::RunResult& result);
+    void runFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createMenus();
+    void createDocks();
+    void readSettings();
+    void writeSettings() const;
+    void stopWorker();
+    void updateActions();
+    void showError(const QString& title, const QString& message);
+    void openDatasetDialog();
+    void exportBasisDialog();
+    void clearResult();
+
+    void onDatasetLoaded(quint64 requestId, std::shared_ptr<const Dataset> loaded);
+    void onDatasetFailed(quint64 requestId, const QString& spec, const QString& message);
+    void onProgress(quint64 runId, const QList<IterationReport>& reports);
+    void onFinished(quint64 runId, const RunResult& result);
+    void onFailed(quint64 runId, const QString& message);
+
+    std::shared_ptr<const Dataset> m_dataset;
+    std::optional<RunResult> m_result; // the last good result, of m_resultData
+    std::shared_ptr<const Dataset> m_resultData;
+    RunOptions m_resultOptions;
+    RunOptions m_runOptions; // of the run in progress, or the last one submitted
+    quint64 m_runId = 0; // id of the run whose answers are wanted; others are stale
+    bool m_running = false;
+    bool m_errorDialogs = true;
+    bool m_dockSizesPending = true; // default dock sizes, until shown or restored from settings
+    QElapsedTimer m_runClock;
+
+    QThread* m_solveThread = nullptr;
+    SolveJob* m_solveJob = nullptr; // lives on m_solveThread; deleted when it finishes
+    DatasetLoadJob* m_loadJob = nullptr;
+
+    ControlPanel* m_controls = nullptr;
+    BasisGallery* m_gallery = nullptr;
+    ConvergencePlot* m_plot = nullptr;
+    ClusterView* m_clusters = nullptr;
+    RecentFilesMenu* m_recent = nullptr;
+    QLabel* m_datasetStatus = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QMenu* m_viewMenu = nullptr;
+};
+
+} // namespace facet

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How the main window is put together and restored: docks, menus, saved geometry and options.
+#include "main_window.h"
+
+#include "basis_gallery.h"
+#include "cluster_view.h"
+#include "control_panel.h"
+#include "convergence_plot.h"
+#include "data/dataset_source.h"
+#include "recent_files_menu.h"
+#include "vertical_scroll_area.h"
+
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+
+namespace facet {
+
+namespace {
+// Bumped when the dock layout changes so an old saved state is not applied to new docks.
+constexpr int kWindowStateVersion = 1;
+} // namespace
+
+void MainWindow::createDocks()
+{
+    const auto addDock = [this](QWidget* widget, const QString& title, const QString& name,
+                             Qt::DockWidgetArea area) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name); // saveState() finds docks by name
+        dock->setWidget(widget);
+        addDockWidget(area, dock);
+        return dock;
+    };
+    // Scrolls rather than clips when a method's parameters do not fit the window's height.
+    auto* controlsScroll = new VerticalScrollArea(m_controls);
+    controlsScroll->setObjectName(QStringLiteral("controlsScroll"));
+    addDock(controlsScroll, tr("Controls"), QStringLiteral("controlsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* convergence = addDock(
+        m_plot, tr("Convergence"), QStringLiteral("convergenceDock"), Qt::RightDockWidgetArea);
+    QDockWidget* clusters = addDock(
+        m_clusters, tr("Clusters"), QStringLiteral("clustersDock"), Qt::RightDockWidgetArea);
+    splitDockWidget(convergence, clusters, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_dockSizesPending)
+        return;
+    m_dockSizesPending = false;
+    // Dock sizes only stick once the window has its size, hence here and not in createDocks().
+    const auto dock
+        = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
+    resizeDocks({ dock("controlsDock"), dock("convergenceDock") }, { 350, 520 }, Qt::Horizontal);
+    resizeDocks({ dock("convergenceDock"), dock("clustersDock") }, { 320, 560 }, Qt::Vertical);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open dataset..."), this, &MainWindow::openDatasetDialog);
+    open->setShortcut(QKeySequence::Open);
+    QMenu* builtins = file->addMenu(tr("Open &built-in"));
+    for (const QString& name : builtinDatasetNames()) {
+        const QString label = name.left(1).toUpper() + name.mid(1);
+        builtins->addAction(
+            label, this, [this, name] { openDataset(QStringLiteral("builtin:") + name); });
+    }
+    m_recent = new RecentFilesMenu(tr("&Recent files"), this);
+    file->addMenu(m_recent);
+    connect(m_recent, &RecentFilesMenu::fileChosen, this, &MainWindow::openDataset);
+    file->addSeparator();
+    m_exportAction
+        = file->addAction(tr("&Export basis image..."), this, &MainWindow::exportBasisDialog);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    m_runAction = run->addAction(tr("&Run"), this, &MainWindow::startRun);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_cancelAction = run->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Facet"), this, [this] {
+        QMessageBox::about(this, tr("About Facet"),
+            tr("<b>Facet</b> explores matrix factorizations (NMF, concept "
+               "factorization and their relatives) of image sets.<br>"
+               "License: GPL-3.0-or-later."));
+    });
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1400, 900);
+    if (restoreState(
+            settings.value(QStringLiteral("window/state")).toByteArray(), kWindowStateVersion))
+        m_dockSizesPending = false;
+    m_controls->restoreSettings(settings);
+}
+
+void MainWindow::writeSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState(kWindowStateVersion));
+    m_controls->saveSettings(settings);
+}
+
+} // namespace facet
