@@ -105,9 +105,9 @@ private slots:
             o.driver.maxIter = 20;
             o.labeledPerClass = 2;
             const RunResult r = runAndCluster(X, truth, o);
-            QCOMPARE(int(std::count_if(r.knownLabels.begin(), r.knownLabels.end(),
-                                       [](int l) { return l >= 0; })),
-                     6);
+            QCOMPARE(int(std::count_if(
+                         r.knownLabels.begin(), r.knownLabels.end(), [](int l) { return l >= 0; })),
+                6);
         }
         RunOptions plain;
         plain.method = "nmf";
