@@ -8,6 +8,8 @@
 #include "method_parameters.h"
 #include "methods/registry.h"
 #include "parameter_panel.h"
+#include "preprocess_dialog.h"
+#include "preprocess_preview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -54,7 +56,9 @@ int main(int argc, char* argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption datasetOption(QStringLiteral("dataset"),
-        QApplication::translate("main", "Dataset: a .mat file or builtin:swimmer."),
+        QApplication::translate("main",
+            "Dataset: a .mat file, an image folder or list (with the last used "
+            "preprocessing), or builtin:swimmer."),
         QStringLiteral("D"), QStringLiteral("builtin:swimmer"));
     const QCommandLineOption methodOption(QStringLiteral("method"),
         QApplication::translate("main", "Method: %1.").arg(knownMethods()), QStringLiteral("M"));
@@ -81,8 +85,14 @@ int main(int argc, char* argv[])
             "Save the window as PNG after the run (or after loading without "
             "--run) and quit; exit code 1 on any error."),
         QStringLiteral("PNG"));
+    const QCommandLineOption preprocessShotOption(QStringLiteral("screenshot-preprocess"),
+        QApplication::translate("main",
+            "Open the preprocessing dialog for --dataset, save it as PNG once its preview shows "
+            "and quit; exit code 1 on any error."),
+        QStringLiteral("PNG"));
     parser.addOptions({ datasetOption, methodOption, rankOption, maxIterOption, seedOption,
-        lambdaOption, neighboursOption, betaOption, muOption, runOption, screenshotOption });
+        lambdaOption, neighboursOption, betaOption, muOption, runOption, screenshotOption,
+        preprocessShotOption });
     parser.process(app);
 
     facet::MainWindow window;
@@ -146,6 +156,33 @@ int main(int argc, char* argv[])
         || !parameter(
             muOption, facet::Parameter::Mu, 1e-3, 1e3, false, [&](double v) { params->setMu(v); }))
         return 1;
+
+    const QString preprocessShot = parser.value(preprocessShotOption);
+    if (!preprocessShot.isEmpty()) {
+        window.setErrorDialogsEnabled(false);
+        window.resize(1400, 900);
+        window.show();
+        facet::PreprocessDialog* dialog
+            = window.showPreprocessing(window.requestFor(parser.value(datasetOption)));
+        QObject::connect(dialog->preview(), &facet::PreprocessPreview::failed, dialog,
+            [](const QString& message) {
+                printError(message);
+                QCoreApplication::exit(1);
+            });
+        QObject::connect(
+            dialog->preview(), &facet::PreprocessPreview::previewReady, dialog,
+            [dialog, preprocessShot] {
+                QTimer::singleShot(kSettleMs, dialog, [dialog, preprocessShot] {
+                    const bool saved = dialog->grab().save(preprocessShot, "PNG");
+                    if (!saved)
+                        printError(QApplication::translate("main", "could not write %1")
+                                       .arg(preprocessShot));
+                    QCoreApplication::exit(saved ? 0 : 1);
+                });
+            },
+            Qt::SingleShotConnection);
+        return app.exec();
+    }
 
     const bool run = parser.isSet(runOption);
     const QString screenshot = parser.value(screenshotOption);

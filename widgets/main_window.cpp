@@ -5,18 +5,17 @@
 #include "cluster_view.h"
 #include "control_panel.h"
 #include "convergence_plot.h"
-#include "data/dataset_source.h"
 #include "data/image_render.h"
-#include "jobs/dataset_load_job.h"
+#include "dataset_inspector.h"
 #include "jobs/solve_job.h"
 #include "recent_files_menu.h"
 #include "run_summary.h"
 
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -28,13 +27,6 @@
 namespace facet {
 
 namespace {
-
-const QString kBuiltinPrefix = QStringLiteral("builtin:");
-
-bool isBuiltin(const QString& spec)
-{
-    return spec.startsWith(kBuiltinPrefix);
-}
 
 // The first local .mat file among the dragged URLs, or empty.
 QString droppedMatFile(const QMimeData* mime)
@@ -54,11 +46,12 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_solveThread(new QThread(this))
     , m_solveJob(new SolveJob)
-    , m_loadJob(new DatasetLoadJob(this))
+    , m_loadJob(new DatasetOpenJob(this))
     , m_controls(new ControlPanel)
     , m_gallery(new BasisGallery)
     , m_plot(new ConvergencePlot)
     , m_clusters(new ClusterView)
+    , m_inspector(new DatasetInspector)
     , m_datasetStatus(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -73,8 +66,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_solveJob, &SolveJob::failed, this, &MainWindow::onFailed);
     m_solveThread->start();
 
-    connect(m_loadJob, &DatasetLoadJob::loaded, this, &MainWindow::onDatasetLoaded);
-    connect(m_loadJob, &DatasetLoadJob::failed, this, &MainWindow::onDatasetFailed);
+    connect(m_loadJob, &DatasetOpenJob::opened, this, &MainWindow::onDatasetLoaded);
+    connect(m_loadJob, &DatasetOpenJob::failed, this, &MainWindow::onDatasetFailed);
+    connect(m_inspector, &DatasetInspector::pixelOrderRequested, this, [this](PixelOrder order) {
+        DatasetRequest request = m_request;
+        request.mat.pixelOrder = order;
+        openDataset(request);
+    });
+    connect(
+        m_inspector, &DatasetInspector::noFacePolicyRequested, this, [this](NoFacePolicy policy) {
+            DatasetRequest request = m_request;
+            request.preprocess.noFace = policy;
+            openDataset(request);
+        });
     connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRun);
     connect(m_controls, &ControlPanel::cancelRequested, this, &MainWindow::cancelRun);
 
@@ -137,54 +141,6 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     event->acceptProposedAction();
     openDataset(path);
-}
-
-void MainWindow::openDatasetDialog()
-{
-    const QStringList recent = m_recent->files();
-    const QString start = recent.isEmpty() ? QString() : QFileInfo(recent.front()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open dataset"), start, tr("MATLAB data (*.mat);;All files (*)"));
-    if (!path.isEmpty())
-        openDataset(path);
-}
-
-void MainWindow::openDataset(const QString& spec)
-{
-    DatasetRequest request;
-    request.spec = spec;
-    m_loadJob->load(request);
-    statusBar()->showMessage(tr("Loading %1...").arg(spec));
-}
-
-void MainWindow::onDatasetLoaded(quint64, std::shared_ptr<const Dataset> loaded)
-{
-    if (m_running) {
-        // The run belongs to the previous dataset; its answers are stale now.
-        m_solveJob->cancel();
-        ++m_runId;
-        m_running = false;
-    }
-    m_dataset = std::move(loaded);
-    if (!isBuiltin(m_dataset->source))
-        m_recent->add(m_dataset->source);
-    clearResult();
-    m_controls->setDatasetSummary(describe(*m_dataset), m_dataset->notes.join(QLatin1Char('\n')));
-    m_controls->setLabelsAvailable(m_dataset->hasLabels(), m_dataset->name);
-    m_datasetStatus->setText(m_dataset->name);
-    setWindowTitle(tr("%1 — Facet").arg(m_dataset->name));
-    statusBar()->showMessage(
-        tr("Loaded %1. Press Run (Ctrl+R) to factorize.").arg(m_dataset->name));
-    updateActions();
-    Q_EMIT datasetLoaded(m_dataset->name);
-}
-
-void MainWindow::onDatasetFailed(quint64, const QString& spec, const QString& message)
-{
-    if (!isBuiltin(spec) && !QFileInfo::exists(spec))
-        m_recent->remove(spec);
-    showError(tr("Could not open %1").arg(spec), message);
-    Q_EMIT datasetLoadFailed(message);
 }
 
 void MainWindow::clearResult()
@@ -251,6 +207,7 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     m_plot->showHistory(
         f, tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
     m_clusters->setResult(*m_dataset, result);
+    m_clustersDock->raise(); // the dataset panel shares its place; the new result comes first
     m_controls->setProgress(f.iterations, m_runOptions.driver.maxIter);
     m_controls->setResultSummary(runSummaryHtml(result, m_runOptions));
     statusBar()->showMessage(runStatusLine(result, m_runOptions));
@@ -332,6 +289,7 @@ void MainWindow::updateActions()
     m_runAction->setEnabled(!m_running && canRun);
     m_cancelAction->setEnabled(m_running);
     m_exportAction->setEnabled(m_result.has_value());
+    m_preprocessAction->setEnabled(m_dataset != nullptr);
 }
 
 } // namespace facet

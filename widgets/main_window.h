@@ -3,6 +3,7 @@
 
 #include "data/dataset.h"
 #include "experiment/run.h"
+#include "jobs/dataset_open_job.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class QDockWidget;
 class QLabel;
 class QThread;
 
@@ -20,7 +22,8 @@ class BasisGallery;
 class ClusterView;
 class ControlPanel;
 class ConvergencePlot;
-class DatasetLoadJob;
+class DatasetInspector;
+class PreprocessDialog;
 class RecentFilesMenu;
 class SolveJob;
 
@@ -34,8 +37,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // A .mat path or builtin:NAME; the answer is datasetLoaded() or datasetLoadFailed().
+    // A .mat path, image folder, image list or builtin:NAME, with the preprocessing last used
+    // for folders and lists; the answer is datasetLoaded() or datasetLoadFailed().
     void openDataset(const QString& spec);
+    void openDataset(const DatasetRequest& request);
+    DatasetRequest requestFor(const QString& spec) const;
+    // The request that made the current dataset (empty spec before the first load).
+    const DatasetRequest& datasetRequest() const { return m_request; }
+    // Opens the preprocessing dialog (window-modal, not blocking); Load opens its request.
+    PreprocessDialog* showPreprocessing(const DatasetRequest& request);
     void startRun();
     void cancelRun();
     // Writes the current basis as a PNG mosaic; false (with the error shown) when it cannot.
@@ -57,6 +67,7 @@ public:
     BasisGallery* basisGallery() const { return m_gallery; }
     ConvergencePlot* convergencePlot() const { return m_plot; }
     ClusterView* clusterView() const { return m_clusters; }
+    DatasetInspector* datasetInspector() const { return m_inspector; }
 
 Q_SIGNALS:
     void datasetLoaded(const QString& name);
@@ -80,16 +91,18 @@ private:
     void updateActions();
     void showError(const QString& title, const QString& message);
     void openDatasetDialog();
+    void openFolderDialog();
     void exportBasisDialog();
     void clearResult();
 
-    void onDatasetLoaded(quint64 requestId, std::shared_ptr<const Dataset> loaded);
-    void onDatasetFailed(quint64 requestId, const QString& spec, const QString& message);
+    void onDatasetLoaded(quint64 requestId, const OpenedDataset& opened);
+    void onDatasetFailed(quint64 requestId, const DatasetRequest& request, const QString& message);
     void onProgress(quint64 runId, const QList<IterationReport>& reports);
     void onFinished(quint64 runId, const RunResult& result);
     void onFailed(quint64 runId, const QString& message);
 
     std::shared_ptr<const Dataset> m_dataset;
+    DatasetRequest m_request; // of m_dataset
     std::optional<RunResult> m_result; // the last good result, of m_resultData
     std::shared_ptr<const Dataset> m_resultData;
     RunOptions m_resultOptions;
@@ -102,17 +115,21 @@ private:
 
     QThread* m_solveThread = nullptr;
     SolveJob* m_solveJob = nullptr; // lives on m_solveThread; deleted when it finishes
-    DatasetLoadJob* m_loadJob = nullptr;
+    DatasetOpenJob* m_loadJob = nullptr;
 
     ControlPanel* m_controls = nullptr;
     BasisGallery* m_gallery = nullptr;
     ConvergencePlot* m_plot = nullptr;
     ClusterView* m_clusters = nullptr;
+    DatasetInspector* m_inspector = nullptr;
+    QDockWidget* m_datasetDock = nullptr;
+    QDockWidget* m_clustersDock = nullptr;
     RecentFilesMenu* m_recent = nullptr;
     QLabel* m_datasetStatus = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_preprocessAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
 

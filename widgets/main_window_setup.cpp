@@ -7,6 +7,7 @@
 #include "control_panel.h"
 #include "convergence_plot.h"
 #include "data/dataset_source.h"
+#include "dataset_inspector.h"
 #include "recent_files_menu.h"
 #include "vertical_scroll_area.h"
 
@@ -19,7 +20,7 @@ namespace facet {
 
 namespace {
 // Bumped when the dock layout changes so an old saved state is not applied to new docks.
-constexpr int kWindowStateVersion = 1;
+constexpr int kWindowStateVersion = 2;
 } // namespace
 
 void MainWindow::createDocks()
@@ -38,9 +39,15 @@ void MainWindow::createDocks()
     addDock(controlsScroll, tr("Controls"), QStringLiteral("controlsDock"), Qt::LeftDockWidgetArea);
     QDockWidget* convergence = addDock(
         m_plot, tr("Convergence"), QStringLiteral("convergenceDock"), Qt::RightDockWidgetArea);
-    QDockWidget* clusters = addDock(
+    m_clustersDock = addDock(
         m_clusters, tr("Clusters"), QStringLiteral("clustersDock"), Qt::RightDockWidgetArea);
-    splitDockWidget(convergence, clusters, Qt::Vertical);
+    splitDockWidget(convergence, m_clustersDock, Qt::Vertical);
+    // Before a run the clusters are empty and the data is what there is to look at; each new
+    // dataset raises this tab, each new result the clusters'.
+    m_datasetDock = addDock(
+        m_inspector, tr("Dataset"), QStringLiteral("datasetDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_clustersDock, m_datasetDock);
+    m_datasetDock->raise();
 }
 
 void MainWindow::showEvent(QShowEvent* event)
@@ -61,6 +68,7 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open dataset..."), this, &MainWindow::openDatasetDialog);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open image &folder..."), this, &MainWindow::openFolderDialog);
     QMenu* builtins = file->addMenu(tr("Open &built-in"));
     for (const QString& name : builtinDatasetNames()) {
         const QString label = name.left(1).toUpper() + name.mid(1);
@@ -69,7 +77,8 @@ void MainWindow::createMenus()
     }
     m_recent = new RecentFilesMenu(tr("&Recent files"), this);
     file->addMenu(m_recent);
-    connect(m_recent, &RecentFilesMenu::fileChosen, this, &MainWindow::openDataset);
+    connect(m_recent, &RecentFilesMenu::fileChosen, this,
+        qOverload<const QString&>(&MainWindow::openDataset));
     file->addSeparator();
     m_exportAction
         = file->addAction(tr("&Export basis image..."), this, &MainWindow::exportBasisDialog);
@@ -77,6 +86,10 @@ void MainWindow::createMenus()
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* dataMenu = menuBar()->addMenu(tr("&Data"));
+    m_preprocessAction = dataMenu->addAction(
+        tr("&Preprocessing..."), this, [this] { showPreprocessing(m_request); });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_runAction = run->addAction(tr("&Run"), this, &MainWindow::startRun);
