@@ -7,6 +7,7 @@
 #include "convergence_plot.h"
 #include "data/image_render.h"
 #include "dataset_inspector.h"
+#include "experiment_view.h"
 #include "jobs/solve_job.h"
 #include "recent_files_menu.h"
 #include "run_summary.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_plot(new ConvergencePlot)
     , m_clusters(new ClusterView)
     , m_inspector(new DatasetInspector)
+    , m_experiment(new ExperimentView)
     , m_datasetStatus(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));

@@ -23,6 +23,7 @@ class ClusterView;
 class ControlPanel;
 class ConvergencePlot;
 class DatasetInspector;
+class ExperimentView;
 class PreprocessDialog;
 class RecentFilesMenu;
 class SolveJob;
@@ -68,6 +69,9 @@ public:
     ConvergencePlot* convergencePlot() const { return m_plot; }
     ClusterView* clusterView() const { return m_clusters; }
     DatasetInspector* datasetInspector() const { return m_inspector; }
+    ExperimentView* experimentView() const { return m_experiment; }
+    // Shows and raises the Experiment dock (Run > Experiment...).
+    void showExperiment();
 
 Q_SIGNALS:
     void datasetLoaded(const QString& name);
@@ -122,6 +126,8 @@ private:
     ConvergencePlot* m_plot = nullptr;
     ClusterView* m_clusters = nullptr;
     DatasetInspector* m_inspector = nullptr;
+    ExperimentView* m_experiment = nullptr;
+    QDockWidget* m_experimentDock = nullptr;
     QDockWidget* m_datasetDock = nullptr;
     QDockWidget* m_clustersDock = nullptr;
     RecentFilesMenu* m_recent = nullptr;

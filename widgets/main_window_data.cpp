@@ -3,6 +3,8 @@
 // the answers of the loading worker.
 #include "main_window.h"
 
+#include "experiment_view.h"
+
 #include "control_panel.h"
 #include "dataset_inspector.h"
 #include "jobs/solve_job.h"
@@ -103,6 +105,7 @@ void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
     }
     m_dataset = opened.data;
     m_request = opened.request;
+    m_experiment->setDataset(m_dataset, m_request);
     if (!isBuiltin(m_dataset->source))
         m_recent->add(m_dataset->source);
     clearResult();

@@ -8,6 +8,7 @@
 #include "convergence_plot.h"
 #include "data/dataset_source.h"
 #include "dataset_inspector.h"
+#include "experiment_view.h"
 #include "recent_files_menu.h"
 #include "vertical_scroll_area.h"
 
@@ -20,7 +21,7 @@ namespace facet {
 
 namespace {
 // Bumped when the dock layout changes so an old saved state is not applied to new docks.
-constexpr int kWindowStateVersion = 2;
+constexpr int kWindowStateVersion = 3;
 } // namespace
 
 void MainWindow::createDocks()
@@ -48,6 +49,19 @@ void MainWindow::createDocks()
         m_inspector, tr("Dataset"), QStringLiteral("datasetDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(m_clustersDock, m_datasetDock);
     m_datasetDock->raise();
+    // Experiments are occasional and want room: a floating window, hidden until asked for.
+    m_experimentDock = addDock(
+        m_experiment, tr("Experiment"), QStringLiteral("experimentDock"), Qt::BottomDockWidgetArea);
+    m_experimentDock->setFloating(true);
+    m_experimentDock->resize(1200, 760);
+    m_experimentDock->hide();
+}
+
+void MainWindow::showExperiment()
+{
+    m_experimentDock->show();
+    m_experimentDock->raise();
+    m_experimentDock->activateWindow();
 }
 
 void MainWindow::showEvent(QShowEvent* event)
@@ -96,6 +110,9 @@ void MainWindow::createMenus()
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_cancelAction = run->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    run->addSeparator();
+    QAction* experiment = run->addAction(tr("&Experiment..."), this, &MainWindow::showExperiment);
+    experiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/cli_options.h"
 
+#include "cli/bench_command.h"
+#include "cli/cli_option_readers.h"
 #include "cli/export_command.h"
 #include "cli/preprocess_options.h"
+#include "cli/sweep_options.h"
 
 #include <QCommandLineParser>
 
@@ -120,6 +123,10 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
         m.weight = GraphWeight::Cosine;
     else
         return fail(u"--weight must be binary, heat or cosine, got '%1'"_s.arg(weight));
+    const Result<KnnSearch> knn = knnSearchValue(p.value(u"knn"_s));
+    if (!knn)
+        return Error { knn.error() };
+    m.knnSearch = *knn;
     const auto positive = [&](const QString& name, double& target) -> Result<bool> {
         const Result<double> v = doubleValue(p.value(name), u"--"_s + name);
         if (!v)
@@ -207,7 +214,81 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
     return true;
 }
 
+// The options of `run`, also taken by `sweep` (cli_option_readers.h).
+QList<QCommandLineOption> runOptionList()
+{
+    return {
+        { u"dataset"_s, u"Dataset"_s, u"path"_s },
+        { u"method"_s, u"Method"_s, u"name"_s },
+        { u"rank"_s, u"Rank k"_s, u"k"_s },
+        { u"max-iter"_s, u"Max iterations"_s, u"n"_s, u"300"_s },
+        { u"min-iter"_s, u"Min iterations"_s, u"n"_s, u"30"_s },
+        { u"tol"_s, u"Tolerance"_s, u"t"_s, u"1e-5"_s },
+        { u"seed"_s, u"Seed"_s, u"s"_s, u"0"_s },
+        { u"replicates"_s, u"Replicates"_s, u"r"_s, u"1"_s },
+        { u"cluster"_s, u"kmeans or argmax"_s, u"mode"_s, u"kmeans"_s },
+        { u"cosine"_s, u"Cosine k-means"_s },
+        { u"kmeans-replicates"_s, u"k-means restarts"_s, u"n"_s, u"20"_s },
+        { u"clusters"_s, u"Number of clusters"_s, u"c"_s, u"0"_s },
+        { u"classes"_s, u"Classes to keep"_s, u"list"_s },
+        { u"normalize"_s, u"auto, none or l2"_s, u"mode"_s, u"auto"_s },
+        { u"threads"_s, u"Threads"_s, u"t"_s, u"0"_s },
+        { u"json"_s, u"JSON output"_s, u"file"_s },
+        { u"lambda"_s, u"Regularization weight"_s, u"x"_s },
+        { u"p"_s, u"Neighbours of the kNN graph"_s, u"p"_s, u"5"_s },
+        { u"weight"_s, u"Graph weights"_s, u"mode"_s, u"binary"_s },
+        { u"knn"_s, u"kNN search: exact, approx or auto"_s, u"mode"_s, u"auto"_s },
+        { u"heat-t"_s, u"Heat kernel width"_s, u"t"_s },
+        { u"beta"_s, u"CF_OGL beta0"_s, u"x"_s, u"0.1"_s },
+        { u"mu"_s, u"CF_OGL mu"_s, u"x"_s, u"1"_s },
+        { u"outer-iterations"_s, u"CF_OGL outer iterations"_s, u"n"_s },
+        { u"inner-steps"_s, u"CF_OGL multiplicative steps per outer iteration"_s, u"n"_s, u"10"_s },
+        { u"paper-variant"_s, u"CF_OGL: the paper's Q step"_s },
+        { u"kernel"_s, u"linear, poly or gauss"_s, u"kind"_s, u"linear"_s },
+        { u"degree"_s, u"Polynomial degree"_s, u"d"_s, u"2"_s },
+        { u"offset"_s, u"Polynomial offset"_s, u"c0"_s, u"0"_s },
+        { u"sigma"_s, u"Gaussian width"_s, u"s"_s },
+        { u"ncw"_s, u"Normalized-cut weighting"_s },
+        { u"general-form"_s, u"Force the general form"_s },
+        { u"normalize-each"_s, u"LCF: normalize after every iteration"_s },
+        { u"init"_s, u"random, nndsvd, nmf or kmeans"_s, u"kind"_s },
+        { u"labeled-fraction"_s, u"Labelled fraction per class"_s, u"f"_s },
+        { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
+        { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
+    };
+}
+
 } // namespace
+
+QList<QCommandLineOption> runCommandOptions()
+{
+    return runOptionList();
+}
+
+void addDataOptions(QCommandLineParser& p)
+{
+    addCommonDataOptions(p);
+}
+
+Result<bool> readDatasetOptions(const QCommandLineParser& p, DatasetRequest& d, bool paperSize)
+{
+    return readDataOptions(p, d, paperSize);
+}
+
+Result<bool> readMethodFlags(const QCommandLineParser& p, RunOptions& run)
+{
+    return readMethodOptions(p, run);
+}
+
+Result<int> readIntValue(const QString& text, const QString& what, int minimum, int maximum)
+{
+    return intValue(text, what, minimum, maximum);
+}
+
+Result<double> readDoubleValue(const QString& text, const QString& what)
+{
+    return doubleValue(text, what);
+}
 
 QString usageText(Command command)
 {
@@ -221,6 +302,12 @@ QString usageText(Command command)
             + preprocessUsage();
     case Command::ExportDataset:
         return exportUsage();
+    case Command::Sweep:
+        return sweepUsage();
+    case Command::SweepCell:
+        return sweepCellUsage();
+    case Command::Bench:
+        return benchUsage();
     case Command::Run:
         return u"Usage: facet-cli run --dataset DATASET --method METHOD --rank K --json OUT "
                u"[options]\n"
@@ -244,6 +331,8 @@ QString usageText(Command command)
                "  --p P                neighbours of the kNN graph (5)\n"
                "  --weight MODE        graph weights: binary (default), heat or cosine\n"
                "  --heat-t T           heat kernel width (default: mean pairwise distance)\n"
+               "  --knn MODE           kNN search: exact, approx (HNSW) or auto (approx from "
+               "20000 samples)\n"
                "  --beta B, --mu M     cf-ogl: initial beta (0.1) and mu (1)\n"
                "  --outer-iterations N cf-ogl outer iterations (30; the driver's iterations)\n"
                "  --inner-steps N      cf-ogl multiplicative steps per outer iteration (10)\n"
@@ -269,6 +358,9 @@ QString usageText(Command command)
            "  info DATASET          summary of a dataset\n"
            "  run --dataset ...     factorize, cluster, score, write JSON\n"
            "  export-dataset DATASET --out FILE.mat   the prepared set as a MAT-file\n"
+           "  sweep --dataset ... --methods ... --out DIR   the papers' evaluation protocols\n"
+           "  sweep-cell --from DIR --method M --clusters C --trial T   re-run one sweep cell\n"
+           "  bench [--datasets ...] --json OUT   time every method against the roofline\n"
            "  help [COMMAND]        this text or a command's options\n"
            "  --version\n\nMethods:\n"_s
         + methods;
@@ -284,6 +376,9 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         o.helpText = usageText(topic == u"info" ? Command::Info
                 : topic == u"run"               ? Command::Run
                 : topic == u"export-dataset"    ? Command::ExportDataset
+                : topic == u"sweep"             ? Command::Sweep
+                : topic == u"sweep-cell"        ? Command::SweepCell
+                : topic == u"bench"             ? Command::Bench
                                                 : Command::Help);
         return o;
     }
@@ -329,48 +424,22 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
             return Error { e.error() };
         return o;
     }
+    if (command == u"bench") {
+        o.command = Command::Bench;
+        addBenchOptions(p);
+        if (!p.parse(argv))
+            return fail(p.errorText());
+        if (const Result<bool> b = readBenchOptions(p, o); !b)
+            return Error { b.error() };
+        return o;
+    }
+    if (command == u"sweep" || command == u"sweep-cell")
+        return parseSweepArguments(arguments);
     if (command != u"run")
         return fail(u"unknown command '%1' (try: facet-cli help)"_s.arg(command));
 
     o.command = Command::Run;
-    const QList<QCommandLineOption> options = {
-        { u"dataset"_s, u"Dataset"_s, u"path"_s },
-        { u"method"_s, u"Method"_s, u"name"_s },
-        { u"rank"_s, u"Rank k"_s, u"k"_s },
-        { u"max-iter"_s, u"Max iterations"_s, u"n"_s, u"300"_s },
-        { u"min-iter"_s, u"Min iterations"_s, u"n"_s, u"30"_s },
-        { u"tol"_s, u"Tolerance"_s, u"t"_s, u"1e-5"_s },
-        { u"seed"_s, u"Seed"_s, u"s"_s, u"0"_s },
-        { u"replicates"_s, u"Replicates"_s, u"r"_s, u"1"_s },
-        { u"cluster"_s, u"kmeans or argmax"_s, u"mode"_s, u"kmeans"_s },
-        { u"cosine"_s, u"Cosine k-means"_s },
-        { u"kmeans-replicates"_s, u"k-means restarts"_s, u"n"_s, u"20"_s },
-        { u"clusters"_s, u"Number of clusters"_s, u"c"_s, u"0"_s },
-        { u"classes"_s, u"Classes to keep"_s, u"list"_s },
-        { u"normalize"_s, u"auto, none or l2"_s, u"mode"_s, u"auto"_s },
-        { u"threads"_s, u"Threads"_s, u"t"_s, u"0"_s },
-        { u"json"_s, u"JSON output"_s, u"file"_s },
-        { u"lambda"_s, u"Regularization weight"_s, u"x"_s },
-        { u"p"_s, u"Neighbours of the kNN graph"_s, u"p"_s, u"5"_s },
-        { u"weight"_s, u"Graph weights"_s, u"mode"_s, u"binary"_s },
-        { u"heat-t"_s, u"Heat kernel width"_s, u"t"_s },
-        { u"beta"_s, u"CF_OGL beta0"_s, u"x"_s, u"0.1"_s },
-        { u"mu"_s, u"CF_OGL mu"_s, u"x"_s, u"1"_s },
-        { u"outer-iterations"_s, u"CF_OGL outer iterations"_s, u"n"_s },
-        { u"inner-steps"_s, u"CF_OGL multiplicative steps per outer iteration"_s, u"n"_s, u"10"_s },
-        { u"paper-variant"_s, u"CF_OGL: the paper's Q step"_s },
-        { u"kernel"_s, u"linear, poly or gauss"_s, u"kind"_s, u"linear"_s },
-        { u"degree"_s, u"Polynomial degree"_s, u"d"_s, u"2"_s },
-        { u"offset"_s, u"Polynomial offset"_s, u"c0"_s, u"0"_s },
-        { u"sigma"_s, u"Gaussian width"_s, u"s"_s },
-        { u"ncw"_s, u"Normalized-cut weighting"_s },
-        { u"general-form"_s, u"Force the general form"_s },
-        { u"normalize-each"_s, u"LCF: normalize after every iteration"_s },
-        { u"init"_s, u"random, nndsvd, nmf or kmeans"_s, u"kind"_s },
-        { u"labeled-fraction"_s, u"Labelled fraction per class"_s, u"f"_s },
-        { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
-        { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
-    };
+    const QList<QCommandLineOption> options = runOptionList();
     p.addOptions(options);
     if (!p.parse(argv))
         return fail(p.errorText());

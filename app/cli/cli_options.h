@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "cli/bench_options.h"
+#include "cli/sweep_cli_options.h"
 #include "data/dataset_source.h"
 #include "experiment/run.h"
 #include "util/result.h"
@@ -10,7 +12,7 @@
 
 namespace facet::cli {
 
-enum class Command { Help, Version, Info, Run, ExportDataset };
+enum class Command { Help, Version, Info, Run, ExportDataset, Bench, Sweep, SweepCell };
 
 // Which preparation a run asks for: `auto` normalizes samples to unit L2 norm for the CF
 // family and leaves them for NMF (METHODS.md section 8).
@@ -25,6 +27,8 @@ struct CliOptions {
     QString jsonPath;
     QString basisPngPath;
     QString outPath; // export-dataset --out
+    BenchCliOptions bench; // bench
+    SweepCliOptions sweep; // sweep, sweep-cell
     int threads = 0; // 0 = all cores
     QString helpText; // for Command::Help
 };

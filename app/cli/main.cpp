@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// facet-cli: the headless twin of Facet (no Widgets).
+// facet-cli: the headless twin of Facet (no Widgets, except the sweep's offscreen plots).
+#include "cli/bench_command.h"
 #include "cli/commands.h"
 #include "cli/export_command.h"
+#include "cli/sweep_command.h"
 
 #include <QCoreApplication>
 
 #include <csignal>
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -23,7 +26,8 @@ extern "C" void onInterrupt(int)
 
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
+    // A QApplication (offscreen) for `sweep`, whose plots need one; QCoreApplication otherwise.
+    const std::unique_ptr<QCoreApplication> app = facet::cli::makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FACET_VERSION_STRING));
     QTextStream out(stdout);
@@ -48,6 +52,13 @@ int main(int argc, char** argv)
         return facet::cli::runInfo(options, out, err);
     case facet::cli::Command::ExportDataset:
         return facet::cli::runExportDataset(options, out, err);
+    case facet::cli::Command::Bench:
+        return facet::cli::runBench(options, out, err);
+    case facet::cli::Command::Sweep:
+        std::signal(SIGINT, onInterrupt);
+        return facet::cli::runSweep(options, out, err, g_stop.get_token());
+    case facet::cli::Command::SweepCell:
+        return facet::cli::runSweepCell(options, out, err);
     case facet::cli::Command::Run:
         std::signal(SIGINT, onInterrupt);
         return facet::cli::runRun(options, out, err, g_stop.get_token());

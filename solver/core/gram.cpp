@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/gram.h"
 
+#include "core/skinny_product.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -59,11 +61,13 @@ Matrix Gram::times(const Matrix& M) const
 {
     Matrix out;
     if (isExplicit()) {
-        out.noalias() = m_K * M; // plain GEMM: Eigen parallelizes it, not the symmetric product
+        // A plain product (threaded), not the symmetric one (Eigen runs that on one thread).
+        multiplySkinny(m_K, M, out);
     } else {
         const XMap X = xMap();
-        const Matrix XM = X * M; // m x k
-        out.noalias() = X.transpose() * XM;
+        Matrix XM; // m x k
+        multiplySkinny(X, M, XM);
+        multiplyTransposedSkinny(X, XM, out);
     }
     return out;
 }

@@ -4,6 +4,7 @@
 #include "core/random.h"
 #include "core/update.h"
 #include "graph/adaptive_neighbors.h" // nearestNeighborTable
+#include "graph/hnsw_search.h"
 
 #include <algorithm>
 #include <cmath>
@@ -115,7 +116,11 @@ Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options)
     }
 
     // Undirected edges (i < j) of the OR-symmetrized neighbour relation, each once.
-    const NeighborTable neighbours = nearestNeighborTable(X, options.p);
+    HnswParameters hnsw;
+    hnsw.seed = options.seed;
+    const NeighborTable neighbours = usesApproximateSearch(options.search, n)
+        ? approximateNeighborTable(X, options.p, hnsw)
+        : nearestNeighborTable(X, options.p);
     std::vector<std::pair<Index, Index>> edges;
     edges.reserve(std::size_t(n) * std::size_t(options.p));
     for (Index i = 0; i < n; ++i)

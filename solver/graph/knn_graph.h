@@ -10,12 +10,29 @@
 
 namespace facet {
 
+// How the neighbours of the kNN graph are found. Exact is a brute-force search in blocked GEMMs,
+// O(n^2 m): about 2 minutes at n = 70,000, m = 1024 on 2 cores. Approximate is an HNSW index
+// (graph/hnsw_search.h), O(n log n) distance evaluations, with a recall that
+// `facet-cli bench --knn-recall` measures against the exact graph. Auto is exact below
+// kApproximateKnnThreshold samples, where the exact search takes seconds, and approximate from
+// there on.
+enum class KnnSearch { Auto, Exact, Approximate };
+inline constexpr Eigen::Index kApproximateKnnThreshold = 20000;
+
+// Whether `search` on n samples runs the approximate search.
+constexpr bool usesApproximateSearch(KnnSearch search, Eigen::Index n)
+{
+    return search == KnnSearch::Approximate
+        || (search == KnnSearch::Auto && n >= kApproximateKnnThreshold);
+}
+
 // METHODS.md 1.3: the p-nearest-neighbour affinity graph of LCCF, GNMF and CF_OGL.
 struct KnnOptions {
     int p = 5; // neighbours per sample, 1 <= p <= n - 1
     GraphWeight weight = GraphWeight::Binary;
     std::optional<double> heatT; // heat width t > 0; unset: meanPairwiseDistance(X, seed)
-    std::uint64_t seed = 0; // draws the sample of the default heat width
+    std::uint64_t seed = 0; // draws the sample of the default heat width (and seeds the HNSW index)
+    KnnSearch search = KnnSearch::Auto;
 };
 
 // The sample size of meanPairwiseDistance().
@@ -37,7 +54,9 @@ double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed);
 // (a zero vector, a negative cosine, a heat weight that underflows), so the pattern is the same
 // in every weight mode; a stored 0 contributes nothing to S V or D. Negative cosines are cut at 0
 // because L = D - S is positive semidefinite, and the multiplicative rules valid, only for S >= 0.
-// degree = S 1. The search is nearestNeighborTable() (exact, blocked GEMMs, never n x n).
+// degree = S 1. The search is nearestNeighborTable() (exact, blocked GEMMs, never n x n) or,
+// as options.search says, approximateNeighborTable() (then the graph is that of the neighbours
+// found; the tie rule holds among them).
 // Throws std::invalid_argument unless 1 <= p <= n - 1, t > 0 and X is finite.
 Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options);
 

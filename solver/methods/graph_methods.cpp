@@ -33,6 +33,7 @@ std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, Meth
         knn.p = o.p;
         knn.weight = o.weight;
         knn.heatT = o.heatT;
+        knn.search = o.knnSearch;
         context.graph = std::make_shared<const Graph>(buildKnnGraph(X, knn));
     }
     if (context.graph->size() != X.cols())

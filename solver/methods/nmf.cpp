@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/nmf.h"
 
+#include "core/skinny_product.h"
 #include "core/update.h"
 
 namespace facet {
@@ -31,14 +32,18 @@ void Nmf::initializeFrom(Matrix U, Matrix V)
 
 void Nmf::refreshCache()
 {
-    m_XtU.noalias() = m_X.transpose() * m_U;
+    multiplyTransposedSkinny(m_X, m_U, m_XtU); // X^T U, the 2mnk half of the V rule
     m_UtU.noalias() = m_U.transpose() * m_U;
 }
 
 UpdateTerms Nmf::updateTerms(int factor) const
 {
-    if (factor == 0) // U <- U o (X V) / (U V^T V)
-        return { m_X * m_V, m_U * (m_V.transpose() * m_V) };
+    if (factor == 0) { // U <- U o (X V) / (U V^T V)
+        UpdateTerms t;
+        multiplySkinny(m_X, m_V, t.numerator);
+        t.denominator.noalias() = m_U * (m_V.transpose() * m_V);
+        return t;
+    }
     // V <- V o (X^T U) / (V U^T U)
     UpdateTerms t { m_XtU, m_V * m_UtU };
     const Regularizer r = vRegularizer();

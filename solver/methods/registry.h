@@ -4,6 +4,7 @@
 #include "core/gram.h"
 #include "core/method.h"
 #include "graph/graph.h"
+#include "graph/knn_graph.h" // KnnSearch
 
 #include <functional>
 
@@ -28,6 +29,7 @@ struct MethodOptions {
     int p = 5;
     GraphWeight weight = GraphWeight::Binary;
     std::optional<double> heatT; // unset: mean pairwise distance over <= 3000 sampled points
+    KnnSearch knnSearch = KnnSearch::Auto; // exact below 20,000 samples, HNSW from there on
     // CF_OGL (section 3)
     double beta = 0.1;
     double mu = 1.0;

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset_source.h"
+#include "experiment/run.h"
+#include "util/result.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QList>
+
+// The run command's flags and readers (cli_options.cpp), shared with the commands that take the
+// same flags (sweep), so a flag added to `run` reaches them too.
+namespace facet::cli {
+
+// Every option of `facet-cli run` (dataset, method and rank, driver, clustering, every method
+// parameter, outputs); data options come from addDataOptions.
+QList<QCommandLineOption> runCommandOptions();
+void addDataOptions(QCommandLineParser& p);
+Result<bool> readDatasetOptions(const QCommandLineParser& p, DatasetRequest& d, bool paperSize);
+// The method parameters (--lambda, --p, --weight, ..., --labeled-fraction/--labeled-per-class).
+Result<bool> readMethodFlags(const QCommandLineParser& p, RunOptions& run);
+Result<int> readIntValue(const QString& text, const QString& what, int minimum, int maximum);
+Result<double> readDoubleValue(const QString& text, const QString& what);
+
+} // namespace facet::cli

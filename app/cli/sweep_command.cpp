@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/sweep_command.h"
+
+#include "cli/commands.h"
+#include "cli/sweep_outputs.h"
+#include "cli/sweep_progress.h"
+#include "data/dataset_request_json.h"
+#include "experiment/sweep_runner.h"
+#include "line_chart.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cstring>
+#include <set>
+#include <tuple>
+
+namespace facet::cli {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+SampleNormalization normalizationOf(Normalize n)
+{
+    return n == Normalize::None ? SampleNormalization::None
+        : n == Normalize::L2    ? SampleNormalization::L2
+                                : SampleNormalization::Auto;
+}
+
+using CellKey = std::tuple<std::string, int, int, int>;
+CellKey keyOf(const ExperimentCell& c)
+{
+    return { c.method, c.clusters, c.trial, c.parameterIndex };
+}
+
+} // namespace
+
+std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
+{
+    if (argc > 1 && std::strcmp(argv[1], "sweep") == 0)
+        return plots::makeOffscreenApplication(argc, argv);
+    return std::make_unique<QCoreApplication>(argc, argv);
+}
+
+// The shared start of sweep and sweep-cell: the labelled data, checked against the options.
+Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(const CliOptions& options)
+{
+    Result<Dataset> loaded = loadDataset(options.dataset);
+    if (!loaded)
+        return Error { loaded.error() };
+    if (!loaded->hasLabels())
+        return Error { u"a sweep needs a labelled dataset; %1 has no labels"_s.arg(loaded->name) };
+    try {
+        validateExperiment(options.sweep.experiment, loaded->classCount());
+        return std::make_shared<ExperimentDataset>(
+            std::move(*loaded), normalizationOf(options.normalize));
+    } catch (const std::exception& e) {
+        return Error { QString::fromStdString(e.what()) };
+    }
+}
+
+int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
+{
+    const SweepCliOptions& s = options.sweep;
+    const auto failWith = [&](const QString& message) {
+        err << "facet-cli: " << message << Qt::endl;
+        return kExitFailure;
+    };
+    const Result<std::shared_ptr<ExperimentDataset>> loaded = loadExperimentData(options);
+    if (!loaded)
+        return failWith(loaded.error());
+    const ExperimentDataset& data = **loaded;
+
+    SweepState state;
+    state.dir = s.outDir;
+    state.options = s.experiment;
+    state.classNames = data.raw().classNames;
+    state.datasetName = data.raw().name;
+    state.samples = int(data.raw().samples());
+    state.compare = s.compare;
+    state.file.options = experimentOptionsToJson(s.experiment, data.normalization());
+    state.file.dataset = sweepDatasetToJson(datasetRequestToJson(options.dataset), data.raw());
+    state.file.arguments = s.arguments;
+    const std::vector<ExperimentCell> plan = planCells(s.experiment);
+    state.cellsPlanned = int(plan.size());
+
+    if (!QDir().mkpath(s.outDir))
+        return failWith(u"cannot create the folder %1"_s.arg(s.outDir));
+    const bool exists = QFileInfo::exists(state.resultsPath());
+    if (exists && !s.resume)
+        return failWith(u"%1 already holds a sweep; continue it with --resume %2, or choose "
+                        "another --out"_s.arg(state.resultsPath(), s.outDir));
+    if (!exists && s.resume)
+        return failWith(u"nothing to resume: %1 does not exist"_s.arg(state.resultsPath()));
+    std::set<CellKey> done;
+    if (s.resume) {
+        Result<SweepFile> previous = readSweepFile(state.resultsPath());
+        if (!previous)
+            return failWith(previous.error());
+        QStringList differences = jsonDifferences(previous->options, state.file.options);
+        differences += jsonDifferences(previous->dataset, state.file.dataset, u"dataset"_s);
+        if (!differences.isEmpty())
+            return failWith(u"--resume: the options differ from those of %1, so its cells would "
+                            "not be comparable; run the same command with --resume, or start a "
+                            "new sweep with --out:\n  "_s.arg(state.resultsPath())
+                + differences.join(u"\n  "_s));
+        std::set<CellKey> planned;
+        for (const ExperimentCell& c : plan)
+            planned.insert(keyOf(c));
+        for (TrialResult& t : previous->trials)
+            if (planned.count(keyOf(t.cell)) && done.insert(keyOf(t.cell)).second)
+                state.file.trials.push_back(std::move(t));
+    }
+    std::vector<ExperimentCell> remaining;
+    for (const ExperimentCell& c : plan)
+        if (!done.count(keyOf(c)))
+            remaining.push_back(c);
+    if (s.resume)
+        err << "resuming " << s.outDir << ": " << done.size() << " of " << plan.size()
+            << " cells already finished" << Qt::endl;
+    if (const Result<bool> ok = writeSweepResults(state); !ok)
+        return failWith(ok.error());
+
+    SweepProgress progress(int(plan.size()), int(done.size()));
+    QString writeError;
+    const SweepRunOutcome outcome = runCellsInParallel(
+        data, s.experiment, remaining, options.threads, stop, [&](const TrialResult& t) {
+            state.file.trials.push_back(t);
+            sortTrials(state.file.trials, state.options);
+            if (const Result<bool> ok = writeSweepResults(state); !ok && writeError.isEmpty())
+                writeError = ok.error();
+            progress.cellFinished(t);
+        });
+    progress.finish();
+    state.file.complete = int(state.file.trials.size()) == state.cellsPlanned;
+
+    const Result<QStringList> written = writeSweepOutputs(state);
+    if (!written)
+        return failWith(written.error());
+    if (!writeError.isEmpty())
+        err << "facet-cli: warning: " << writeError << Qt::endl;
+    out << data.raw().name << ": " << state.file.trials.size() << " of " << plan.size()
+        << " cells, " << selectionLabel(s.experiment) << "; average over c:\n"
+        << sweepAverageLines(state).join(u'\n') << "\n-> " << written->join(u", "_s) << '\n';
+    out.flush();
+    if (!outcome.error.empty())
+        return failWith(
+            u"a cell failed, the sweep stopped: %1"_s.arg(QString::fromStdString(outcome.error)));
+    if (outcome.stopped) {
+        err << "facet-cli: stopped; " << state.file.trials.size() << " finished cells are saved. "
+            << "Continue with the same command and --resume " << s.outDir << Qt::endl;
+        return kExitInterrupted;
+    }
+    return kExitOk;
+}
+
+} // namespace facet::cli

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "cli/cli_options.h"
+#include "experiment/experiment_data.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <memory>
+#include <stop_token>
+
+namespace facet::cli {
+
+// Exit code of a sweep stopped by Ctrl+C (128 + SIGINT, the shell's convention): its finished
+// cells are saved and `--resume DIR` continues it.
+inline constexpr int kExitInterrupted = 130;
+
+// The application object for the command line (argv as main() gets it): `sweep` draws plots
+// with QCustomPlot and so gets a QApplication on the offscreen platform (unless
+// QT_QPA_PLATFORM is set); every other command keeps the Widgets-free QCoreApplication.
+std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv);
+
+// `facet-cli sweep ...`; `stop` (Ctrl+C) ends the running cells and keeps the finished ones.
+int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
+
+// The labelled data of a sweep, prepared for its methods and checked against its options.
+Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(const CliOptions& options);
+
+// `facet-cli sweep-cell --from DIR ...`: one cell again, compared with its record.
+int runSweepCell(const CliOptions& options, QTextStream& out, QTextStream& err);
+
+} // namespace facet::cli

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/sweep_table.h"
+
+#include "experiment/sweep_json.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace facet {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString percent(double v)
+{
+    return std::isfinite(v) ? QString::number(100 * v, 'f', 1) : u"-"_s;
+}
+
+QString pValue(double p)
+{
+    if (p < 0.001)
+        return u"p < 0.001"_s;
+    return u"p = "_s + QString::number(p, 'f', 3);
+}
+
+QString metricTitle(Metric metric)
+{
+    return metric == Metric::Accuracy ? u"AC"_s : u"NMI"_s;
+}
+
+QString clustersText(const std::vector<int>& counts)
+{
+    QStringList parts;
+    for (int c : counts)
+        parts << QString::number(c);
+    bool contiguous = counts.size() > 2;
+    for (std::size_t i = 1; contiguous && i < counts.size(); ++i)
+        contiguous = counts[i] == counts[i - 1] + 1;
+    return contiguous ? u"%1..%2"_s.arg(counts.front()).arg(counts.back()) : parts.join(u", "_s);
+}
+
+QString headerRow(const QString& first, const QStringList& columns)
+{
+    QString row = u"| "_s + first + u" |"_s;
+    QString rule = u"|---:|"_s;
+    for (const QString& c : columns) {
+        row += u" "_s + c + u" |"_s;
+        rule += u"---:|"_s;
+    }
+    return row + u'\n' + rule + u'\n';
+}
+
+QString metricSection(const SweepSummary& s, const ExperimentOptions& o, Metric metric)
+{
+    QStringList labels;
+    for (const SeriesKey& key : s.series)
+        labels << seriesLabel(key, o);
+    QString text = u"## %1 (%)\n\n"_s.arg(metricTitle(metric)) + headerRow(u"c"_s, labels);
+    // row -1 is the average row.
+    const auto line = [&](int row) {
+        const std::vector<MetricStats>& stats = row < 0 ? s.average : s.cells[std::size_t(row)];
+        const std::vector<int> best = s.best(metric, row);
+        QString out = row < 0 ? u"| Avg. |"_s : u"| %1 |"_s.arg(s.clusters[std::size_t(row)]);
+        for (std::size_t k = 0; k < stats.size(); ++k) {
+            const MeanStd& m = stats[k].of(metric);
+            QString cell = percent(m.mean);
+            if (row >= 0 && m.count > 1)
+                cell += u" ± "_s + percent(m.std);
+            if (std::find(best.begin(), best.end(), int(k)) != best.end())
+                cell = u"**"_s + cell + u"**"_s;
+            if (row >= 0 && m.count > 0 && m.count < o.trials)
+                cell += u" (%1 of %2)"_s.arg(m.count).arg(o.trials);
+            out += u" "_s + cell + u" |"_s;
+        }
+        return out + u'\n';
+    };
+    for (std::size_t row = 0; row < s.clusters.size(); ++row)
+        text += line(int(row));
+    return text + line(-1) + u'\n';
+}
+
+QString comparisonSection(const SweepSummary& s, const ExperimentOptions& o,
+    const std::vector<TrialResult>& trials, Metric metric, const QStringList& compare)
+{
+    const std::vector<SeriesComparison> comparisons
+        = sweepComparisons(s, o, trials, metric, compare);
+    if (comparisons.empty())
+        return {};
+    QStringList labels;
+    for (const SeriesComparison& c : comparisons)
+        labels << seriesLabel(c.a, o) + u" vs "_s + seriesLabel(c.b, o);
+    QString text = u"### %1\n\n"_s.arg(metricTitle(metric)) + headerRow(u"c"_s, labels);
+    const auto cell = [](const PairedTest& p) {
+        if (p.test.n + p.test.zeros == 0)
+            return u"-"_s;
+        QString sign = p.meanDifference >= 0 ? u"+"_s : QString();
+        return u"%1%2, %3%4"_s.arg(sign, QString::number(100 * p.meanDifference, 'f', 1),
+            pValue(p.test.pValue), p.test.pValue < 0.05 ? u" *"_s : QString());
+    };
+    for (std::size_t row = 0; row < s.clusters.size(); ++row) {
+        text += u"| %1 |"_s.arg(s.clusters[row]);
+        for (const SeriesComparison& c : comparisons)
+            text += u" "_s + cell(c.perClusters[row]) + u" |"_s;
+        text += u'\n';
+    }
+    text += u"| all |"_s;
+    for (const SeriesComparison& c : comparisons)
+        text += u" "_s + cell(c.overall) + u" |"_s;
+    return text + u"\n\n"_s;
+}
+
+} // namespace
+
+QString seriesLabel(const SeriesKey& key, const ExperimentOptions& options)
+{
+    QString label = QString::fromStdString(key.method);
+    if (options.parameterSweep())
+        label += u" %1=%2"_s.arg(QString::fromStdString(sweepParameterName(options.parameter)),
+            QString::number(options.parameterValues.at(std::size_t(key.parameterIndex)), 'g', 6));
+    return label;
+}
+
+std::vector<SeriesComparison> sweepComparisons(const SweepSummary& summary,
+    const ExperimentOptions& options, const std::vector<TrialResult>& trials, Metric metric,
+    const QStringList& compare)
+{
+    std::vector<SeriesComparison> out;
+    if (compare.size() == 2) {
+        for (int v = 0; v < options.parameterCount(); ++v)
+            out.push_back(compareSeries(options, trials, { compare[0].toStdString(), v },
+                { compare[1].toStdString(), v }, metric));
+        return out;
+    }
+    const std::vector<int> best = summary.best(metric, -1);
+    if (best.empty() || summary.series.size() < 2)
+        return out;
+    const SeriesKey& reference = summary.series[std::size_t(best.front())];
+    for (const SeriesKey& key : summary.series)
+        if (!(key == reference))
+            out.push_back(compareSeries(options, trials, key, reference, metric));
+    return out;
+}
+
+QString markdownTable(const SweepSummary& s, const ExperimentOptions& o,
+    const std::vector<TrialResult>& trials, const TableContext& context, const QStringList& compare)
+{
+    QStringList methods;
+    for (const std::string& m : o.methods)
+        methods << QString::fromStdString(m);
+    QString rank = o.rankOffset > 0 ? u"k = c + %1"_s.arg(o.rankOffset) : u"k = c"_s;
+    if (o.parameterSweep() && o.parameter == SweepParameter::Rank)
+        rank = u"k swept"_s;
+    QString text = u"# Sweep: %1 (%2)\n\n"_s.arg(context.datasetName,
+        experimentOptionsToJson(o, SampleNormalization::Auto).value(u"protocol"_s).toString());
+    text += u"%1 samples in %2 classes; methods %3; c = %4; %5 trials per c; %6; %7; seed %8.\n"_s
+                .arg(context.samples)
+                .arg(context.classes)
+                .arg(methods.join(u", "_s), clustersText(o.clusterCounts))
+                .arg(o.trials)
+                .arg(rank, context.selection, QString::number(o.seed));
+    if (o.semiSupervised())
+        text += u"Labelled per trial: %1 of each class; scored on %2 samples.\n"_s.arg(
+            o.labeledPerClass > 0 ? QString::number(o.labeledPerClass)
+                                  : u"%1%"_s.arg(100 * o.labeledFraction),
+            o.evaluate == EvaluateOn::Unlabeled ? u"the unlabelled"_s : u"all"_s);
+    text += u"Mean ± standard deviation (n - 1) over the trials, in percent; the best mean of each "
+            "row in bold; Avg. is the mean of the rows' means.\n"_s;
+    if (context.cellsFinished < context.cellsPlanned)
+        text += u"\n**Incomplete:** %1 of %2 cells finished (continue with --resume).\n"_s
+                    .arg(context.cellsFinished)
+                    .arg(context.cellsPlanned);
+    text += u'\n' + metricSection(s, o, Metric::Accuracy) + metricSection(s, o, Metric::Nmi);
+
+    const QString acComparisons = comparisonSection(s, o, trials, Metric::Accuracy, compare);
+    const QString nmiComparisons = comparisonSection(s, o, trials, Metric::Nmi, compare);
+    if (acComparisons.isEmpty() && nmiComparisons.isEmpty())
+        return text;
+    text += u"## Paired comparisons (Wilcoxon signed-rank test)\n\n"_s;
+    text += compare.size() == 2
+        ? u"%1 against %2 over the same trials (same classes and starts).\n"_s.arg(
+            compare[0], compare[1])
+        : u"Each series against the best by average (per metric), over the same trials (same "
+          "classes and starts).\n"_s;
+    text += u"Cells: mean difference in percentage points (first minus second), and the "
+            "two-sided p-value; * marks p < 0.05. Per c the test pairs the trials of that c; "
+            "\"all\" pairs every (c, trial). Zero differences are dropped (Wilcoxon's rule, not "
+            "Pratt's), ties get average ranks; the p-value is exact for at most %1 non-zero "
+            "differences, otherwise the normal approximation with tie and continuity "
+            "correction.\n\n"_s.arg(kWilcoxonExactLimit);
+    return text + acComparisons + nmiComparisons;
+}
+
+QString resultsCsv(
+    const std::vector<TrialResult>& trials, const ExperimentOptions& o, const QStringList& names)
+{
+    QString csv = u"method,param,param_value,clusters,trial,seed,classes,rank,samples,labeled,"
+                  "evaluated,ac,nmi,objective,iterations,stop_reason,subrun,seconds\n"_s;
+    const QString param
+        = o.parameterSweep() ? QString::fromStdString(sweepParameterName(o.parameter)) : QString();
+    const auto full
+        = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QString(); };
+    for (const TrialResult& t : trials) {
+        QStringList classes;
+        for (int c : t.classes)
+            classes << (c < names.size() ? names.at(c) : QString::number(c + 1));
+        QStringList fields { QString::fromStdString(t.cell.method), param,
+            o.parameterSweep() ? full(t.parameterValue) : QString(),
+            QString::number(t.cell.clusters), QString::number(t.cell.trial + 1),
+            QString::number(t.seed), classes.join(u' '), QString::number(t.rank),
+            QString::number(t.samples), QString::number(t.labeled), QString::number(t.evaluated),
+            full(t.ac), full(t.nmi), full(t.objective), QString::number(t.iterations),
+            QString::fromLatin1(stopReasonName(t.stopReason)), QString::number(t.subrun + 1),
+            QString::number(t.seconds, 'f', 4) };
+        // Class names could hold commas or quotes: quote those fields the CSV way.
+        for (QString& f : fields)
+            if (f.contains(u',') || f.contains(u'"'))
+                f = u'"' + QString(f).replace(u"\""_s, u"\"\""_s) + u'"';
+        csv += fields.join(u',') + u'\n';
+    }
+    return csv;
+}
+
+} // namespace facet

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/summary.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace facet {
+
+// "lcf", or "lcf lambda=0.1" in a parameter sweep.
+QString seriesLabel(const SeriesKey& key, const ExperimentOptions& options);
+
+// The comparisons table.md shows: with `compare` = {A, B}, A against B (at every grid value of a
+// parameter sweep); otherwise every series against the best series by average of the metric.
+std::vector<SeriesComparison> sweepComparisons(const SweepSummary& summary,
+    const ExperimentOptions& options, const std::vector<TrialResult>& trials, Metric metric,
+    const QStringList& compare = {});
+
+struct TableContext {
+    QString datasetName;
+    int samples = 0;
+    int classes = 0;
+    int cellsPlanned = 0;
+    int cellsFinished = 0;
+    QString selection; // selectionLabel()
+};
+
+// table.md: AC and NMI as mean ± std (percent) per c with an average row, the best of each row
+// in bold (the papers' layout), then the paired Wilcoxon comparisons with their p-values.
+QString markdownTable(const SweepSummary& summary, const ExperimentOptions& options,
+    const std::vector<TrialResult>& trials, const TableContext& context,
+    const QStringList& compare = {});
+
+// results.csv: one line per finished cell, full precision.
+QString resultsCsv(const std::vector<TrialResult>& trials, const ExperimentOptions& options,
+    const QStringList& classNames);
+
+} // namespace facet

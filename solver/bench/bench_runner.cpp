@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/bench_runner.h"
+
+#include "core/driver.h"
+#include "experiment/labeled_subset.h"
+#include "experiment/run.h"
+#include "metrics/clustering_metrics.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace facet {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool isGraphMethod(const std::string& method)
+{
+    return method == "lccf" || method == "gnmf" || method == "semignmf";
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t h = values.size() / 2;
+    return values.size() % 2 ? values[h] : 0.5 * (values[h - 1] + values[h]);
+}
+
+// The data both method groups share per preparation: the linear kernel and the kNN graph.
+struct Prepared {
+    MethodContext context;
+    double graphSeconds = 0;
+    std::string knnSearch;
+};
+
+void buildGraph(MatrixCRef X, const BenchOptions& options, Prepared& prepared)
+{
+    const MethodOptions defaults;
+    KnnOptions knn;
+    knn.p = defaults.p;
+    knn.weight = defaults.weight;
+    knn.search = options.knn;
+    knn.seed = options.seed;
+    const auto start = Clock::now();
+    prepared.context.graph = std::make_shared<const Graph>(buildKnnGraph(X, knn));
+    prepared.graphSeconds = secondsSince(start);
+    prepared.knnSearch = usesApproximateSearch(options.knn, X.cols()) ? "approximate" : "exact";
+}
+
+// One timed solve: the mean of the steady-state iterations 2..N from the driver's per-iteration
+// reports, so the start, the final normalization and the export are not counted.
+double timedSolve(const MethodFactory& make, int iterations, std::uint64_t seed, Factorization& out)
+{
+    DriverOptions driver;
+    driver.maxIter = iterations;
+    driver.minIter = iterations;
+    driver.tol = 0;
+    driver.seed = seed;
+    std::vector<Clock::time_point> stamps;
+    stamps.reserve(std::size_t(iterations));
+    SolveControl control;
+    control.onIteration = [&stamps](const IterationReport&) { stamps.push_back(Clock::now()); };
+    out = solve(make, driver, control);
+    if (stamps.size() >= 2)
+        return std::chrono::duration<double>(stamps.back() - stamps.front()).count()
+            / double(stamps.size() - 1);
+    return out.solveSeconds / std::max(1, out.iterations);
+}
+
+BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& labels,
+    const std::string& method, int rank, const BenchOptions& options, const MachinePeaks& peaks,
+    Prepared& prepared, const BenchHooks& hooks)
+{
+    BenchRow row;
+    row.dataset = name;
+    row.method = method;
+    row.precision = std::is_same_v<Scalar, float> ? "float" : "double";
+    row.rank = rank;
+    row.m = X.rows();
+    row.n = X.cols();
+    row.iterations = options.iterations;
+    row.repeats = options.repeats;
+    if (hooks.resetPeakMemory)
+        hooks.resetPeakMemory();
+    try {
+        MethodOptions params;
+        params.rank = rank;
+        params.knnSearch = options.knn;
+        if (const MethodInfo* semi = findMethod(method); semi && semi->semiSupervised) {
+            if (labels.empty())
+                throw std::invalid_argument(method + " needs a labelled dataset");
+            params.knownLabels
+                = chooseLabeledSubset(labels, { options.labeledFraction, 0, options.seed });
+        }
+        if (isGraphMethod(method)) {
+            if (!prepared.context.graph)
+                buildGraph(X, options, prepared);
+            row.graphSeconds = prepared.graphSeconds;
+            row.knnSearch = prepared.knnSearch;
+            row.graphNonZeros = prepared.context.graph->S.nonZeros();
+        }
+        const MethodInfo* info = findMethod(method);
+        const bool cfFamily = info && info->cfFamily;
+        const auto setupStart = Clock::now();
+        // The linear kernel is made here rather than inside makeMethodFactory (which takes the
+        // context by value), so the CF-family methods of a dataset share one, as in a session.
+        if (cfFamily && !prepared.context.gram)
+            prepared.context.gram = Gram::linear(X);
+        const MethodFactory make = makeMethodFactory(method, X, params, prepared.context);
+        row.setupSeconds = secondsSince(setupStart) + row.graphSeconds;
+        row.explicitKernel = cfFamily && prepared.context.gram->isExplicit();
+
+        Factorization f;
+        if (options.warmupIterations > 0)
+            timedSolve(make, options.warmupIterations, options.seed, f);
+        std::vector<double> seconds;
+        for (int r = 0; r < options.repeats; ++r)
+            seconds.push_back(timedSolve(make, options.iterations, options.seed, f));
+        row.msPerIteration = 1e3 * median(seconds);
+        row.msMin = 1e3 * *std::min_element(seconds.begin(), seconds.end());
+        row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
+        row.objective = f.history.empty() ? 0 : f.history.back();
+
+        if (hasCostModel(method)) {
+            CostInputs in { method, X.rows(), X.cols(), rank, row.explicitKernel, row.graphNonZeros,
+                int(sizeof(Scalar)) };
+            const IterationCost cost = iterationCost(in);
+            row.modelled = true;
+            row.flopsPerIteration = cost.flops;
+            row.bytesPerIteration = cost.bytes;
+            row.gflops = cost.flops / (row.msPerIteration * 1e-3) * 1e-9;
+            row.limitMs = 1e3 * rooflineSeconds(cost, peaks);
+            row.limitFraction = row.limitMs / row.msPerIteration;
+        }
+        row.peakMemoryBytes
+            = hooks.peakMemoryBytes ? hooks.peakMemoryBytes() : processPeakMemoryBytes();
+        if (options.score && !labels.empty()) {
+            const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
+            ClusterOptions cluster;
+            cluster.replicates = options.kmeansReplicates;
+            const std::vector<int> predicted
+                = clusterRepresentation(f.V, classes, cluster, deriveSeed(options.seed, 1u << 20));
+            row.ac = clusteringAccuracy(labels, predicted);
+            row.nmi = normalizedMutualInformation(labels, predicted);
+        }
+    } catch (const std::exception& e) {
+        row.error = e.what();
+    }
+    return row;
+}
+
+} // namespace
+
+int defaultRank(const std::vector<int>& labels)
+{
+    const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
+    return classes > 0 ? classes : 10;
+}
+
+double processPeakMemoryBytes()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) * 1024.0; // Linux reports KiB
+}
+
+std::vector<BenchRow> benchDataset(const std::string& name, Matrix& X,
+    const std::vector<int>& labels, const BenchOptions& options, const MachinePeaks& peaks,
+    const BenchHooks& hooks)
+{
+    if (options.iterations < 1 || options.repeats < 1)
+        throw std::invalid_argument("the benchmark needs iterations >= 1 and repeats >= 1");
+    std::vector<int> ranks = options.ranks;
+    if (ranks.empty())
+        ranks.push_back(defaultRank(labels));
+
+    std::vector<BenchRow> rows;
+    // Two passes: the NMF family on X as given, then the CF family on unit-norm columns.
+    for (const bool cfPass : { false, true }) {
+        Prepared prepared;
+        bool normalized = false;
+        for (const std::string& method : options.methods) {
+            const MethodInfo* info = findMethod(method);
+            if ((info && info->cfFamily) != cfPass)
+                continue;
+            if (cfPass && !normalized) {
+                for (Eigen::Index j = 0; j < X.cols(); ++j)
+                    if (const Scalar norm = X.col(j).norm(); norm > 0)
+                        X.col(j) /= norm;
+                normalized = true;
+            }
+            for (const int rank : ranks) {
+                if (hooks.progress)
+                    hooks.progress(name + " " + method + " rank " + std::to_string(rank));
+                rows.push_back(
+                    runCase(name, X, labels, method, rank, options, peaks, prepared, hooks));
+            }
+        }
+    }
+    return rows;
+}
+
+} // namespace facet

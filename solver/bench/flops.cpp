@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/flops.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace facet {
+namespace {
+
+// Bytes of one stored entry of the sparse graph: the value and its 64-bit row index.
+constexpr double kSparseIndexBytes = 8;
+
+// Every count below follows one iteration of the code: Method::step(), Method::objective() and
+// the driver's copy of the factors (state()). Products are 2 flops per multiply-add; an
+// element-wise multiplicative update M <- max(M o P / max(N, eps), floor) is 3 flops and 4
+// passes (read M, P, N, write M). The traffic model counts each dense operand once per product
+// that reads or writes it, X or K once per pass (Eigen's GEMM packs the big operand once when k
+// fits one panel), and S as nnz values with their indices. It assumes every pass comes from
+// memory: a set that fits in the last-level cache can beat the bytes term.
+struct Terms {
+    double flops = 0;
+    double nk = 0; // dense n x k passes
+    double mk = 0; // dense m x k passes
+};
+
+// NMF (methods/nmf.cpp), one step + objective:
+//   U rule:  X V 2mnk, V^T V 2nk^2, U (V^T V) 2mk^2, update 3mk
+//   cache:   X^T U 2mnk, U^T U 2mk^2
+//   V rule:  V (U^T U) 2nk^2, update 3nk
+//   O:       V^T V 2nk^2, sum(V o X^T U) 2nk, sum(U^T U o V^T V) 2k^2
+//   flops = 4mnk + 6nk^2 + 4mk^2 + 5nk + 3mk + 2k^2;  X is read twice: 2mn
+Terms nmfTerms(double m, double n, double k)
+{
+    Terms t;
+    t.flops = 4 * m * n * k + 6 * n * k * k + 4 * m * k * k + 5 * n * k + 3 * m * k + 2 * k * k;
+    // n x k: X V reads V (1), V^T V (2), X^T U writes (1), V U^T U (2), update (4), O (4),
+    // state copy (2); m x k: X V writes (1), U V^T V (2), update (4), X^T U reads (1), U^T U
+    // (2), state copy (2).
+    t.nk = 16;
+    t.mk = 12;
+    return t;
+}
+
+// CF (methods/cf.cpp), K as an operator (core/gram.h):
+//   W rule:  K V, V^T V 2nk^2, (K W) V^T V 2nk^2, update 3nk
+//   cache:   K W, W^T (K W) 2nk^2
+//   V rule:  V (W^T K W) 2nk^2, update 3nk
+//   O:       V^T V 2nk^2, sum(V o K W) 2nk, 2k^2
+// with each K M = X^T (X M) = 4mnk when K is implicit, 2n^2 k when K is formed:
+//   flops = 8mnk (or 4n^2 k) + 10nk^2 + 8nk + 2k^2;  X read 4 times (or K twice)
+Terms cfTerms(double m, double n, double k, bool explicitKernel)
+{
+    Terms t;
+    const double kernelProducts = explicitKernel ? 4 * n * n * k : 8 * m * n * k;
+    t.flops = kernelProducts + 10 * n * k * k + 8 * n * k + 2 * k * k;
+    // n x k: two K M products (read M, write K M: 4), V^T V (2), K W V^T V (2), W update (4),
+    // W^T K W (2), V W^T K W (2), V update (4), O (4), state copy (4); m x k: the X M
+    // intermediates written and read again (4), implicit only.
+    t.nk = 28;
+    t.mk = explicitKernel ? 0 : 4;
+    return t;
+}
+
+// The graph term lambda Tr(V^T L V) (methods/lccf.cpp, gnmf.cpp): in the V rule D V (nk),
+// S V (2 nnz k), two scalings (2nk), two sums into P and N (2nk); in O, S V again (2 nnz k),
+// D V (nk) and two weighted sums (4nk): 4 nnz k + 10nk, S read twice, 20 n x k passes.
+void addGraphTerm(Terms& t, double n, double k, double nnz, double scalarBytes, double& sparseBytes)
+{
+    t.flops += 4 * nnz * k + 10 * n * k;
+    t.nk += 20;
+    sparseBytes += 2 * nnz * (scalarBytes + kSparseIndexBytes);
+}
+
+} // namespace
+
+const std::vector<std::string>& modelledMethods()
+{
+    static const std::vector<std::string> names { "nmf", "gnmf", "semignmf", "cnmf", "cf", "lccf",
+        "lcf", "ccf" };
+    return names;
+}
+
+bool hasCostModel(const std::string& method)
+{
+    const auto& names = modelledMethods();
+    return std::find(names.begin(), names.end(), method) != names.end();
+}
+
+IterationCost iterationCost(const CostInputs& in)
+{
+    if (!hasCostModel(in.method))
+        throw std::invalid_argument("no cost model for method '" + in.method + "'");
+    if (in.m < 1 || in.n < 1 || in.k < 1 || in.scalarBytes < 1 || in.graphNonZeros < 0)
+        throw std::invalid_argument("the cost model needs m, n, k >= 1");
+    const double m = double(in.m), n = double(in.n), k = double(in.k);
+    const double s = double(in.scalarBytes);
+    const double nnz = double(in.graphNonZeros);
+    const bool nmfFamily = in.method == "nmf" || in.method == "gnmf" || in.method == "semignmf"
+        || in.method == "cnmf";
+
+    Terms t;
+    double bigBytes = 0; // X or K passes
+    double sparseBytes = 0;
+    if (nmfFamily) {
+        t = nmfTerms(m, n, k);
+        bigBytes = 2 * m * n * s;
+    } else {
+        t = cfTerms(m, n, k, in.explicitKernel);
+        bigBytes = in.explicitKernel ? 2 * n * n * s : 4 * m * n * s;
+    }
+    if (in.method == "gnmf" || in.method == "semignmf" || in.method == "lccf")
+        addGraphTerm(t, n, k, nnz, s, sparseBytes);
+    if (in.method == "cnmf" || in.method == "ccf") {
+        // Z has c + n - l <= n rows: A^T applied to the two parts of the V rule (2nk adds) and
+        // V = A Z gathered again (methods/cnmf.cpp, ccf.cpp): 4 more n x k passes.
+        t.flops += 2 * n * k;
+        t.nk += 4;
+    }
+    if (in.method == "lcf") {
+        // methods/lcf.cpp: diag(V^T 1) and (1 + lambda) K V (2nk), lambda K W and
+        // lambda/2 (a 1^T + 1 b^T) (4nk), the two sums into the V rule (2nk), the locality
+        // term of O (5nk); 15 more n x k passes.
+        t.flops += 13 * n * k;
+        t.nk += 15;
+    }
+    IterationCost cost;
+    cost.flops = t.flops;
+    cost.bytes = bigBytes + sparseBytes + (t.nk * n * k + t.mk * m * k) * s;
+    return cost;
+}
+
+} // namespace facet

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/knn_recall.h"
+
+#include "graph/adaptive_neighbors.h"
+#include "graph/hnsw_search.h"
+
+#include <chrono>
+
+namespace facet {
+
+KnnRecall measureKnnRecall(MatrixCRef X, int p, std::uint64_t seed)
+{
+    using Clock = std::chrono::steady_clock;
+    KnnRecall result;
+    result.n = X.cols();
+    result.p = p;
+    auto start = Clock::now();
+    const NeighborTable exact = nearestNeighborTable(X, p);
+    result.exactSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    HnswParameters parameters;
+    parameters.seed = seed;
+    start = Clock::now();
+    const NeighborTable approximate = approximateNeighborTable(X, p, parameters);
+    result.approximateSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.recall = neighborRecall(approximate, exact);
+    return result;
+}
+
+} // namespace facet

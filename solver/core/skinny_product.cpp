@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/skinny_product.h"
+
+#include <Eigen/Core>
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace facet {
+namespace {
+
+using Index = Eigen::Index;
+// Eigen's SIMD register type for Scalar (8 doubles or 16 floats with AVX-512) and its
+// operations; pmadd is a fused multiply-add where the CPU has one.
+using Packet = Eigen::internal::packet_traits<Scalar>::type;
+constexpr Index kLanes = Eigen::internal::packet_traits<Scalar>::size;
+using Eigen::internal::ploadu;
+using Eigen::internal::pmadd;
+using Eigen::internal::predux;
+using Eigen::internal::pset1;
+using Eigen::internal::pstoreu;
+
+// Below this many multiply-adds a product is left to Eigen on one thread (no kernel set-up, no
+// thread start-up), e.g. the 2-D demo and the tests' tiny sets.
+constexpr double kMinimumWork = 1 << 18;
+// Products of at least this many multiply-adds are split over the threads.
+constexpr double kParallelWork = 1 << 21;
+
+int threadsFor(double work)
+{
+    return work >= kParallelWork ? std::max(1, Eigen::nbThreads()) : 1;
+}
+
+bool useKernels(Index rows, Index depth, Index k, Index maxRank)
+{
+    return k >= 1 && k <= maxRank && rows >= 2 * kLanes
+        && double(rows) * double(depth) * double(k) >= kMinimumWork;
+}
+
+// X M as a sum of rank-J updates P += X(:, j..j+J) M(j..j+J, :), J columns of X at a time: the
+// J columns stream from memory in stored order, and each loaded packet of X feeds C
+// multiply-adds with the broadcast entries of Mt (k x n, M transposed so that M(j, c..c+C) is
+// contiguous). P's tile is read and written once per J columns, from L1/L2 (P is m x k).
+template <int J, int C>
+void rankUpdate(
+    const Scalar* X, Index ldx, const Scalar* Mt, Index ldm, Scalar* P, Index ldp, Index rows)
+{
+    Index r = 0;
+    for (; r + kLanes <= rows; r += kLanes) {
+        Packet x[J];
+        for (int j = 0; j < J; ++j)
+            x[j] = ploadu<Packet>(X + j * ldx + r);
+        for (int c = 0; c < C; ++c) {
+            Packet acc = ploadu<Packet>(P + c * ldp + r);
+            for (int j = 0; j < J; ++j)
+                acc = pmadd(x[j], pset1<Packet>(Mt[j * ldm + c]), acc);
+            pstoreu(P + c * ldp + r, acc);
+        }
+    }
+    for (; r < rows; ++r)
+        for (int c = 0; c < C; ++c) {
+            Scalar sum = P[c * ldp + r];
+            for (int j = 0; j < J; ++j)
+                sum += X[j * ldx + r] * Mt[j * ldm + c];
+            P[c * ldp + r] = sum;
+        }
+}
+
+// P += X(:, j0..j1) M(j0..j1, :) for one thread's column range.
+template <int J> void columnRange(MatrixCRef X, const Matrix& Mt, Index j0, Index j1, Matrix& P)
+{
+    const Index m = X.rows(), k = Mt.rows(), ldx = X.outerStride();
+    const auto update = [&](auto width, Index j) {
+        constexpr int W = decltype(width)::value;
+        const Scalar* x = X.data() + j * ldx;
+        const Scalar* mt = Mt.data() + j * k;
+        Index c = 0;
+        for (; c + 4 <= k; c += 4)
+            rankUpdate<W, 4>(x, ldx, mt + c, k, P.data() + c * m, m, m);
+        for (; c + 2 <= k; c += 2)
+            rankUpdate<W, 2>(x, ldx, mt + c, k, P.data() + c * m, m, m);
+        for (; c < k; ++c)
+            rankUpdate<W, 1>(x, ldx, mt + c, k, P.data() + c * m, m, m);
+    };
+    Index j = j0;
+    for (; j + J <= j1; j += J)
+        update(std::integral_constant<int, J> {}, j);
+    for (; j < j1; ++j)
+        update(std::integral_constant<int, 1> {}, j);
+}
+
+// Q(i..i+A, c0..c0+C) = X(:, i..i+A)^T M(:, c0..c0+C): A * C dot products of length m, each
+// accumulated in a packet and reduced at the end. A = 2 columns of X against up to C = 12
+// columns of M keep 24 accumulators in registers and read each column of X from memory once
+// for k <= 12: with groups of 4 columns of M, X was read once per group and the product ran at
+// half the speed on sets larger than the cache.
+constexpr int kDotColumns = 2;
+constexpr int kDotGroup = 12;
+
+template <int A, int C>
+void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Scalar* Q, Index ldq)
+{
+    Packet acc[A][C];
+    for (int a = 0; a < A; ++a)
+        for (int c = 0; c < C; ++c)
+            acc[a][c] = pset1<Packet>(Scalar(0));
+    Index r = 0;
+    for (; r + kLanes <= m; r += kLanes) {
+        Packet x[A];
+        for (int a = 0; a < A; ++a)
+            x[a] = ploadu<Packet>(X + a * ldx + r);
+        for (int c = 0; c < C; ++c) {
+            const Packet u = ploadu<Packet>(M + c * ldm + r);
+            for (int a = 0; a < A; ++a)
+                acc[a][c] = pmadd(x[a], u, acc[a][c]);
+        }
+    }
+    for (int a = 0; a < A; ++a)
+        for (int c = 0; c < C; ++c) {
+            Scalar sum = predux(acc[a][c]);
+            for (Index rr = r; rr < m; ++rr)
+                sum += X[a * ldx + rr] * M[c * ldm + rr];
+            Q[c * ldq + a] = sum;
+        }
+}
+
+// dotTile<A, width> for a run-time width in [1, C].
+template <int A, int C = kDotGroup>
+void dotGroup(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Scalar* Q, Index ldq,
+    Index width)
+{
+    if constexpr (C >= 1) {
+        if (width == C)
+            dotTile<A, C>(X, ldx, M, ldm, m, Q, ldq);
+        else
+            dotGroup<A, C - 1>(X, ldx, M, ldm, m, Q, ldq, width);
+    }
+}
+
+template <int A> void dotColumns(MatrixCRef X, const Matrix& M, Index i, Matrix& Q)
+{
+    const Index m = X.rows(), k = M.cols(), ldx = X.outerStride();
+    const Scalar* x = X.data() + i * ldx;
+    for (Index c = 0; c < k; c += kDotGroup)
+        dotGroup<A>(x, ldx, M.data() + c * m, m, m, Q.data() + c * Q.rows() + i, Q.rows(),
+            std::min<Index>(kDotGroup, k - c));
+}
+
+} // namespace
+
+void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
+{
+    const Index m = X.rows(), n = X.cols(), k = M.cols();
+    if (!useKernels(m, n, k, kSkinnyMaxRank)) {
+        out.noalias() = X * M;
+        return;
+    }
+    const Matrix Mt = M.transpose(); // k x n
+    const int threads = int(std::min<Index>(threadsFor(double(m) * double(n) * double(k)), n));
+    // Each thread sums its own column range of X into its own m x k partial; the partials are
+    // added in thread order afterwards.
+    std::vector<Matrix> partial(std::size_t(threads), Matrix::Zero(m, k));
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp_get_thread_num();
+        const int count = omp_get_num_threads();
+        const Index j0 = n * t / count, j1 = n * (t + 1) / count;
+        columnRange<8>(X, Mt, j0, j1, partial[std::size_t(t)]);
+    }
+    out = std::move(partial[0]);
+    for (std::size_t t = 1; t < partial.size(); ++t)
+        out += partial[t];
+}
+
+void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
+{
+    const Index m = X.rows(), n = X.cols(), k = M.cols();
+    if (!useKernels(n, m, k, kSkinnyMaxRank) || m < kLanes) {
+        out.noalias() = X.transpose() * M;
+        return;
+    }
+    out.resize(n, k);
+    const Index blocks = n / kDotColumns;
+    const int threads = threadsFor(double(m) * double(n) * double(k));
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (Index b = 0; b < blocks; ++b)
+        dotColumns<kDotColumns>(X, M, kDotColumns * b, out);
+    for (Index i = kDotColumns * blocks; i < n; ++i)
+        dotColumns<1>(X, M, i, out);
+}
+
+} // namespace facet

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/protocol.h"
+
+#include <optional>
+#include <stop_token>
+
+namespace facet {
+
+// What one sub-run of a trial scored, so an oracle selection can be audited.
+struct SubrunScore {
+    double objective = 0;
+    double ac = 0;
+    double nmi = 0;
+};
+
+// The record of one finished cell (the `trials` entries of a sweep's results.json).
+struct TrialResult {
+    ExperimentCell cell;
+    double parameterValue = 0; // the grid value; NaN without a parameter sweep
+    std::uint64_t seed = 0; // trialSeed(experiment seed, c, trial)
+    std::vector<int> classes; // the dataset's class indices drawn for (c, trial), ascending
+    int rank = 0; // k used
+    int samples = 0; // samples of the drawn classes
+    int labeled = 0; // samples whose label was given (semi-supervised protocol)
+    int evaluated = 0; // samples AC and NMI are computed on
+    double ac = 0;
+    double nmi = 0;
+    double objective = 0; // final objective of the kept sub-run
+    int iterations = 0;
+    StopReason stopReason = StopReason::MaxIterations;
+    int subrun = 0; // index of the kept sub-run
+    std::vector<SubrunScore> subruns; // every sub-run, in order
+    double seconds = 0; // wall time of the whole cell (every sub-run, clustering included)
+};
+
+// The labelled data a cell draws from: X is m x n, labels holds the class index (0 .. C - 1)
+// of every column.
+struct ExperimentData {
+    MatrixCRef X;
+    const std::vector<int>& labels;
+};
+
+// Runs one cell: draws its classes, takes all their samples, runs R sub-runs of the method with
+// k = c + rankOffset (or the swept rank), clusters into c groups and scores AC and NMI. Pure:
+// the same data, options and cell give the same numbers on the same build whatever else runs,
+// provided the calling thread's inner parallelism (Eigen/OpenMP) is the same; run every cell
+// with one inner thread to make results independent of the machine's core count.
+// Returns nullopt when `stop` was requested before the cell finished (a partial cell is not a
+// result). Throws std::invalid_argument for bad options or data.
+std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentOptions& options,
+    const ExperimentCell& cell, std::stop_token stop = {});
+
+// The run options of sub-run `subrun` of `cell` (method, rank, c, seed and the swept
+// parameter applied to options.base), without the labelled subset.
+RunOptions cellRunOptions(const ExperimentOptions& options, const ExperimentCell& cell, int subrun);
+
+} // namespace facet

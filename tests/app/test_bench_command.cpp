@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `facet-cli bench` (issue 7): its options, and the real executable end to end on a small
+// generated set in double and in float (facet-bench-float), whose clusterings must agree.
+// Nothing here asserts on time.
+#include "cli/cli_options.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace facet;
+using namespace facet::cli;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+int runCli(const QStringList& arguments, QString* out = nullptr)
+{
+    QProcess process;
+    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
+    process.waitForFinished(600000);
+    if (out)
+        *out = QString::fromUtf8(process.readAllStandardOutput())
+            + QString::fromUtf8(process.readAllStandardError());
+    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// A set small enough for seconds, in ten well separated clusters.
+const QStringList kSmallRun { u"bench"_s, u"--datasets"_s, u"gen:600x48"_s, u"--methods"_s,
+    u"nmf,cf,lccf"_s, u"--ranks"_s, u"10"_s, u"--iterations"_s, u"150"_s, u"--repeats"_s, u"1"_s,
+    u"--warmup"_s, u"1"_s };
+
+} // namespace
+
+class TestBenchCommand : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesBench()
+    {
+        const Result<CliOptions> r = parseArguments({ u"bench"_s, u"--datasets"_s,
+            u"orl,gen:20000x784"_s, u"--methods"_s, u"nmf,LCCF"_s, u"--ranks"_s, u"10,20"_s,
+            u"--precision"_s, u"float"_s, u"--iterations"_s, u"7"_s, u"--repeats"_s, u"2"_s,
+            u"--knn"_s, u"approx"_s, u"--knn-recall"_s, u"--json"_s, u"o.json"_s });
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error()));
+        QCOMPARE(r->command, Command::Bench);
+        QCOMPARE(r->bench.datasets, (QStringList { u"orl"_s, u"gen:20000x784"_s }));
+        QCOMPARE(r->bench.run.methods, (std::vector<std::string> { "nmf", "lccf" }));
+        QCOMPARE(r->bench.run.ranks, (std::vector<int> { 10, 20 }));
+        QVERIFY(r->bench.singlePrecision);
+        QCOMPARE(r->bench.run.iterations, 7);
+        QCOMPARE(r->bench.run.repeats, 2);
+        QVERIFY(r->bench.run.knn == KnnSearch::Approximate);
+        QVERIFY(r->bench.knnRecall);
+        QCOMPARE(r->jsonPath, u"o.json"_s);
+
+        const Result<CliOptions> defaults = parseArguments({ u"bench"_s, u"--json"_s, u"o"_s });
+        QVERIFY(defaults.ok());
+        QCOMPARE(defaults->bench.datasets.size(), 6);
+        QVERIFY(!defaults->bench.singlePrecision);
+        QVERIFY(defaults->bench.run.knn == KnnSearch::Auto);
+
+        const Result<CliOptions> run
+            = parseArguments({ u"run"_s, u"--dataset"_s, u"x.mat"_s, u"--method"_s, u"lccf"_s,
+                u"--rank"_s, u"3"_s, u"--knn"_s, u"exact"_s, u"--json"_s, u"o"_s });
+        QVERIFY2(run.ok(), run.ok() ? "" : qPrintable(run.error()));
+        QVERIFY(run->run.params.knnSearch == KnnSearch::Exact);
+    }
+
+    void rejectsBadBench_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("needle");
+        const QStringList base { u"bench"_s, u"--json"_s, u"o.json"_s };
+        QTest::newRow("precision")
+            << (base + QStringList { u"--precision"_s, u"half"_s }) << u"--precision"_s;
+        QTest::newRow("knn") << (base + QStringList { u"--knn"_s, u"fast"_s }) << u"--knn"_s;
+        QTest::newRow("method") << (base + QStringList { u"--methods"_s, u"svd"_s })
+                                << u"unknown method"_s;
+        QTest::newRow("rank") << (base + QStringList { u"--ranks"_s, u"0"_s }) << u"--ranks"_s;
+        QTest::newRow("iterations")
+            << (base + QStringList { u"--iterations"_s, u"1"_s }) << u"--iterations"_s;
+        QTest::newRow("json") << QStringList { u"bench"_s } << u"--json"_s;
+    }
+    void rejectsBadBench()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, needle);
+        const Result<CliOptions> r = parseArguments(arguments);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().contains(needle), qPrintable(r.error()));
+    }
+
+    void floatAgreesWithDouble()
+    {
+        QTemporaryDir dir;
+        const QString doubleJson = dir.filePath(u"double.json"_s);
+        const QString floatJson = dir.filePath(u"float.json"_s);
+        QString log;
+        QCOMPARE(runCli(kSmallRun + QStringList { u"--json"_s, doubleJson }, &log), 0);
+        QVERIFY2(log.contains(u"GFLOP/s"_s), qPrintable(log));
+        QCOMPARE(
+            runCli(kSmallRun + QStringList { u"--precision"_s, u"float"_s, u"--json"_s, floatJson },
+                &log),
+            0);
+        const QJsonObject d = readJson(doubleJson), f = readJson(floatJson);
+        QCOMPARE(d[u"precision"_s].toString(), u"double"_s);
+        QCOMPARE(f[u"precision"_s].toString(), u"float"_s);
+        QVERIFY(d[u"peaks"_s][u"gemm_gflops"_s].toDouble() > 0);
+        QVERIFY(f[u"peaks"_s][u"triad_gb_per_s"_s].toDouble() > 0);
+        const QJsonArray dRows = d[u"rows"_s].toArray(), fRows = f[u"rows"_s].toArray();
+        QCOMPARE(dRows.size(), 3);
+        QCOMPARE(fRows.size(), 3);
+        for (qsizetype i = 0; i < dRows.size(); ++i) {
+            const QJsonObject a = dRows[i].toObject(), b = fRows[i].toObject();
+            QCOMPARE(a[u"method"_s], b[u"method"_s]);
+            QCOMPARE(b[u"precision"_s].toString(), u"float"_s);
+            QVERIFY2(!a.contains(u"error"_s), qPrintable(a[u"error"_s].toString()));
+            QVERIFY(a[u"flops_per_iteration"_s].toDouble() > 0);
+            QCOMPARE(
+                a[u"flops_per_iteration"_s].toDouble(), b[u"flops_per_iteration"_s].toDouble());
+            // The byte model halves in single precision, the flop count does not.
+            QVERIFY(
+                b[u"bytes_per_iteration"_s].toDouble() < a[u"bytes_per_iteration"_s].toDouble());
+            QVERIFY(a[u"peak_resident_bytes"_s].toDouble() > 0);
+            // Same data, same start: AC and NMI within half a point (issue 7).
+            const QString what = a[u"method"_s].toString();
+            QVERIFY2(
+                std::abs(a[u"ac"_s].toDouble() - b[u"ac"_s].toDouble()) <= 0.005, qPrintable(what));
+            QVERIFY2(std::abs(a[u"nmi"_s].toDouble() - b[u"nmi"_s].toDouble()) <= 0.005,
+                qPrintable(what));
+            const double objective = a[u"objective"_s].toDouble();
+            QVERIFY(std::abs(objective - b[u"objective"_s].toDouble()) <= 1e-3 * objective);
+        }
+    }
+
+    void exportsNpyAndRecall()
+    {
+        QTemporaryDir dir;
+        QString log;
+        QCOMPARE(runCli({ u"bench"_s, u"--datasets"_s, u"gen:300x16"_s, u"--no-timing"_s,
+                            u"--knn-recall"_s, u"--export-npy"_s, dir.path(), u"--json"_s,
+                            dir.filePath(u"r.json"_s) },
+                     &log),
+            0);
+        QVERIFY2(log.contains(u"recall"_s), qPrintable(log));
+        QFile npy(dir.filePath(u"gen_300x16.npy"_s));
+        QVERIFY(npy.open(QIODevice::ReadOnly));
+        const QByteArray bytes = npy.readAll();
+        QVERIFY(bytes.startsWith("\x93NUMPY"));
+        QVERIFY(bytes.contains("'shape': (300, 16)"));
+        const int header = 10 + (uchar(bytes[8]) | uchar(bytes[9]) << 8);
+        QCOMPARE(header % 64, 0);
+        QCOMPARE(bytes.size(), header + 300 * 16 * 8);
+        const QJsonArray recall = readJson(dir.filePath(u"r.json"_s))[u"knn_recall"_s].toArray();
+        QCOMPARE(recall.size(), 1);
+        QVERIFY(recall[0][u"recall"_s].toDouble() >= 0.9);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBenchCommand)
+#include "test_bench_command.moc"

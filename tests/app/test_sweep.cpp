@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sweeps (issue "Experiments"): the thread pool's results do not depend on the thread count, a
+// cancelled sweep keeps valid cells and resumes to the same numbers, the table's numbers, the
+// results file round trip, and facet-cli sweep / sweep-cell / --resume end to end on a tiny
+// planted set written by the test.
+#include "core/random.h"
+#include "data/dataset_source.h"
+#include "data/mat_writer.h"
+#include "experiment/experiment_job.h"
+#include "experiment/sweep_json.h"
+#include "experiment/sweep_runner.h"
+#include "experiment/sweep_table.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <atomic>
+
+using namespace facet;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// 6 classes of 8 images 4x4: class k lights its own pixels, plus noise; values in [0, 1].
+Dataset planted()
+{
+    Dataset d;
+    d.name = u"Planted"_s;
+    d.height = d.width = 4;
+    Rng rng(11);
+    const int classes = 6, per = 8;
+    d.X = 0.05 * rng.uniformMatrix(16, classes * per);
+    for (int k = 0; k < classes; ++k) {
+        d.classNames << QString::number(k + 1);
+        for (int i = 0; i < per; ++i) {
+            for (int f = 0; f < 16; ++f)
+                if (f % classes == k)
+                    d.X(f, k * per + i) += 0.5 + 0.4 * rng.uniform();
+            d.labels.push_back(k);
+        }
+    }
+    return d;
+}
+
+ExperimentOptions options()
+{
+    ExperimentOptions o;
+    o.methods = { "kmeans", "nmf", "cf", "lcf" };
+    o.clusterCounts = { 2, 3, 4 };
+    o.trials = 3;
+    o.seed = 5;
+    o.base.driver.maxIter = 60;
+    o.base.cluster.replicates = 4;
+    return o;
+}
+
+std::vector<TrialResult> runAll(const ExperimentDataset& data, const ExperimentOptions& o,
+    const std::vector<ExperimentCell>& cells, int threads, std::stop_source* stopAfter = nullptr,
+    int k = 0)
+{
+    std::vector<TrialResult> out;
+    runCellsInParallel(data, o, cells, threads,
+        stopAfter ? stopAfter->get_token() : std::stop_token(), [&](const TrialResult& t) {
+            out.push_back(t);
+            if (stopAfter && int(out.size()) == k)
+                stopAfter->request_stop();
+        });
+    sortTrials(out, o);
+    return out;
+}
+
+// Bit-identical numbers (the wall time aside).
+bool same(const TrialResult& a, const TrialResult& b)
+{
+    if (a.subruns.size() != b.subruns.size())
+        return false;
+    for (std::size_t i = 0; i < a.subruns.size(); ++i)
+        if (a.subruns[i].objective != b.subruns[i].objective || a.subruns[i].ac != b.subruns[i].ac)
+            return false;
+    return a.cell == b.cell && a.seed == b.seed && a.classes == b.classes && a.ac == b.ac
+        && a.nmi == b.nmi && a.objective == b.objective && a.iterations == b.iterations
+        && a.rank == b.rank && a.samples == b.samples && a.subrun == b.subrun;
+}
+
+TrialResult made(const std::string& method, int c, int trial, double ac, double nmi)
+{
+    TrialResult t;
+    t.cell = { method, c, trial, 0 };
+    t.ac = ac;
+    t.nmi = nmi;
+    t.subruns = { { 1.0, ac, nmi } };
+    return t;
+}
+
+struct CliRun {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+CliRun runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
+    process.waitForFinished(600000);
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+        QString::fromUtf8(process.readAllStandardOutput()),
+        QString::fromUtf8(process.readAllStandardError()) };
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object()
+                                          : QJsonObject();
+}
+
+// The trials of a results file without their wall times.
+QJsonArray trialsWithoutTimes(const QJsonObject& results)
+{
+    QJsonArray out;
+    for (const QJsonValue& v : results.value(u"trials"_s).toArray()) {
+        QJsonObject t = v.toObject();
+        t.remove(u"seconds"_s);
+        out.append(t);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void threadCountDoesNotChangeResults()
+    {
+        const ExperimentDataset data(planted(), SampleNormalization::Auto);
+        const ExperimentOptions o = options();
+        const std::vector<ExperimentCell> cells = planCells(o);
+        const std::vector<TrialResult> one = runAll(data, o, cells, 1);
+        QCOMPARE(one.size(), cells.size());
+        for (int threads : { 2, 4 }) {
+            const std::vector<TrialResult> many = runAll(data, o, cells, threads);
+            QCOMPARE(many.size(), one.size());
+            for (std::size_t i = 0; i < one.size(); ++i)
+                QVERIFY2(same(one[i], many[i]),
+                    qPrintable(u"%1 threads, cell %2"_s.arg(threads).arg(i)));
+        }
+        // A cell re-run alone equals the sweep's cell.
+        const TrialResult alone = *runExperimentCell(data, o, one[7].cell);
+        QVERIFY(same(alone, one[7]));
+    }
+    void cellEqualsASingleRunOfItsClassesAndSeed()
+    {
+        // What `facet-cli run --classes ... --seed <params.seed>` computes for the cell's classes.
+        const ExperimentDataset data(planted(), SampleNormalization::Auto);
+        const ExperimentOptions o = options();
+        const ExperimentCell cell { "cf", 4, 2, 0 };
+        const TrialResult t = *runExperimentCell(data, o, cell);
+        Dataset subset = data.raw().selectClasses(t.classes);
+        prepareDataset(subset, PrepareOptions { false, true }); // cf: unit-norm samples
+        const RunResult run
+            = runAndCluster(subset.X, subset.labels, cellRunOptions(o, cell, t.subrun));
+        QCOMPARE(run.factorization.history.back(), t.objective);
+        QCOMPARE(*run.ac, t.ac);
+        QCOMPARE(*run.nmi, t.nmi);
+    }
+    void cancelledSweepResumesToTheSameNumbers()
+    {
+        const ExperimentDataset data(planted(), SampleNormalization::Auto);
+        const ExperimentOptions o = options();
+        const std::vector<ExperimentCell> cells = planCells(o);
+        const std::vector<TrialResult> full = runAll(data, o, cells, 1);
+
+        std::stop_source stop;
+        std::vector<TrialResult> part = runAll(data, o, cells, 2, &stop, 5);
+        QVERIFY(part.size() >= 5);
+        QVERIFY(part.size() < cells.size());
+        std::vector<ExperimentCell> remaining;
+        for (const ExperimentCell& c : cells)
+            if (std::none_of(
+                    part.begin(), part.end(), [&](const TrialResult& t) { return t.cell == c; }))
+                remaining.push_back(c);
+        const std::vector<TrialResult> rest = runAll(data, o, remaining, 2);
+        part.insert(part.end(), rest.begin(), rest.end());
+        sortTrials(part, o);
+        QCOMPARE(part.size(), full.size());
+        for (std::size_t i = 0; i < full.size(); ++i)
+            QVERIFY(same(part[i], full[i]));
+    }
+    void jobReportsEveryCellOnItsThread()
+    {
+        QThread thread;
+        auto* job = new ExperimentJob;
+        job->moveToThread(&thread);
+        connect(&thread, &QThread::finished, job, &QObject::deleteLater);
+        thread.start();
+        QSignalSpy trials(job, &ExperimentJob::trialFinished);
+        QSignalSpy finished(job, &ExperimentJob::finished);
+        ExperimentRequest request;
+        request.runId = 42;
+        request.data = std::make_shared<ExperimentDataset>(planted(), SampleNormalization::Auto);
+        request.options = options();
+        request.threads = 2;
+        job->submit(request);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(trials.size(), int(planCells(options()).size()));
+        QCOMPARE(finished.first().at(0).toULongLong(), 42ULL);
+        QCOMPARE(finished.first().at(2).toBool(), false); // not stopped
+        thread.quit();
+        thread.wait();
+    }
+    void tableOfHandMadeResults()
+    {
+        ExperimentOptions o;
+        o.methods = { "nmf", "cf" };
+        o.clusterCounts = { 2, 3 };
+        o.trials = 2;
+        const std::vector<TrialResult> trials { made("nmf", 2, 0, 0.9, 0.5),
+            made("cf", 2, 0, 0.7, 0.6), made("nmf", 2, 1, 0.7, 0.5), made("cf", 2, 1, 0.9, 0.6),
+            made("nmf", 3, 0, 0.6, 0.4), made("cf", 3, 0, 0.5, 0.2), made("nmf", 3, 1, 0.8, 0.4),
+            made("cf", 3, 1, 0.7, 0.2) };
+        const SweepSummary s = summarize(o, trials);
+        const QString md
+            = markdownTable(s, o, trials, { u"Hand"_s, 40, 6, 8, 8, selectionLabel(o) });
+        // mean 80, sample std sqrt(0.02) = 14.1 for both at c = 2: a tie, both bold.
+        QVERIFY2(md.contains(u"| 2 | **80.0 ± 14.1** | **80.0 ± 14.1** |"_s), qPrintable(md));
+        QVERIFY(md.contains(u"| 3 | **70.0 ± 14.1** | 60.0 ± 14.1 |"_s));
+        QVERIFY(md.contains(u"| Avg. | **75.0** | 70.0 |"_s));
+        QVERIFY(md.contains(u"| 2 | **50.0 ± 0.0** | **50.0 ± 0.0** |"_s) == false);
+        QVERIFY(md.contains(u"| 2 | 50.0 ± 0.0 | **60.0 ± 0.0** |"_s));
+        QVERIFY(md.contains(u"cf vs nmf"_s)); // against the best by average AC
+        QVERIFY(md.contains(u"Wilcoxon"_s));
+        QVERIFY(!md.contains(u"Incomplete"_s));
+        const QString csv = resultsCsv(trials, o, { u"a"_s, u"b,c"_s });
+        QCOMPARE(csv.count(u'\n'), 9);
+        QVERIFY(csv.startsWith(u"method,param,param_value,clusters,trial,seed"_s));
+    }
+    void trialJsonRoundTrip()
+    {
+        const ExperimentDataset data(planted(), SampleNormalization::Auto);
+        ExperimentOptions o = options();
+        o.subruns = 2;
+        const TrialResult t = *runExperimentCell(data, o, { "lcf", 3, 2, 0 });
+        const QJsonObject json = trialToJson(t, o, data.raw().classNames);
+        // Through text, as the file holds it: doubles must come back bit for bit.
+        const QJsonObject back = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
+        const Result<TrialResult> read = trialFromJson(back);
+        QVERIFY(read.ok());
+        QVERIFY(same(*read, t));
+        QCOMPARE(back.value(u"trial"_s).toInt(), 3); // 1-based in files
+        QVERIFY(selectionLabel(o).contains(u"lowest objective"_s));
+        o.selection = SubrunSelection::Accuracy;
+        QVERIFY(selectionLabel(o).contains(u"oracle selection"_s));
+
+        const QStringList diff = jsonDifferences(QJsonObject { { u"trials"_s, 10 } },
+            QJsonObject { { u"trials"_s, 20 }, { u"seed"_s, u"1"_s } });
+        QCOMPARE(diff.size(), 2);
+        QVERIFY(diff.contains(u"trials: 10 in the file, 20 now"_s));
+    }
+    void cliSweepCellAndResume()
+    {
+        QTemporaryDir dir;
+        const QString mat = dir.filePath(u"planted.mat"_s);
+        QVERIFY(writeDatasetMat(mat, planted()).ok());
+        const QStringList sweep { u"sweep"_s, u"--dataset"_s, mat, u"--methods"_s,
+            u"kmeans,nmf,cf"_s, u"--clusters"_s, u"2-3"_s, u"--trials"_s, u"2"_s, u"--max-iter"_s,
+            u"50"_s, u"--seed"_s, u"3"_s };
+        const QString a = dir.filePath(u"a"_s);
+        const CliRun first = runCli(sweep + QStringList { u"--threads"_s, u"2"_s, u"--out"_s, a });
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        for (const char* name :
+            { "results.json", "results.csv", "table.md", "ac.png", "nmi.png", "ac.pdf", "nmi.pdf" })
+            QVERIFY2(QFile::exists(QDir(a).filePath(QString::fromLatin1(name))), name);
+        const QJsonObject results = readJson(QDir(a).filePath(u"results.json"_s));
+        QVERIFY(results.value(u"complete"_s).toBool());
+        const QJsonArray trials = results.value(u"trials"_s).toArray();
+        QCOMPARE(trials.size(), 12);
+        for (const char* key : { "method", "clusters", "trial", "seed", "classes", "params", "ac",
+                 "nmi", "iterations", "seconds" })
+            QVERIFY2(trials.first().toObject().contains(QString::fromLatin1(key)), key);
+
+        // One cell again, alone: the same numbers.
+        const QString cellJson = dir.filePath(u"cell.json"_s);
+        const CliRun cell = runCli({ u"sweep-cell"_s, u"--from"_s, a, u"--method"_s, u"cf"_s,
+            u"--clusters"_s, u"3"_s, u"--trial"_s, u"2"_s, u"--json"_s, cellJson });
+        QVERIFY2(cell.exitCode == 0, qPrintable(cell.err + cell.out));
+        QVERIFY(cell.out.contains(u"identical"_s));
+        QCOMPARE(readJson(cellJson).value(u"identical"_s).toBool(), true);
+
+        // The same folder again without --resume is refused; so is --resume with other options.
+        const CliRun again = runCli(sweep + QStringList { u"--out"_s, a });
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY(again.err.contains(u"--resume"_s));
+        const CliRun other = runCli(QStringList(sweep).replaceInStrings(u"50"_s, u"40"_s)
+            + QStringList { u"--resume"_s, a });
+        QCOMPARE(other.exitCode, 1);
+        QVERIFY2(other.err.contains(u"max-iter: 50 in the file, 40 now"_s), qPrintable(other.err));
+
+        // An interrupted sweep: a results.json holding only the first 5 cells.
+        const QString b = dir.filePath(u"b"_s);
+        QVERIFY(QDir().mkpath(b));
+        QJsonObject partial = results;
+        QJsonArray firstFive;
+        for (int i = 0; i < 5; ++i)
+            firstFive.append(trials.at(i));
+        partial.insert(u"trials"_s, firstFive);
+        partial.insert(u"complete"_s, false);
+        QFile file(QDir(b).filePath(u"results.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(partial).toJson());
+        file.close();
+        const CliRun resumed
+            = runCli(sweep + QStringList { u"--threads"_s, u"1"_s, u"--resume"_s, b });
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QVERIFY(resumed.err.contains(u"5 of 12 cells already finished"_s));
+        const QJsonObject done = readJson(QDir(b).filePath(u"results.json"_s));
+        QVERIFY(done.value(u"complete"_s).toBool());
+        QCOMPARE(trialsWithoutTimes(done), trialsWithoutTimes(results));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "test_sweep.moc"

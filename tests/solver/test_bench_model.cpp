@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The benchmark's arithmetic (issue 7): the per-method flop and byte counts on tiny shapes worked
+// out by hand, the roofline limit, the generated low-rank sets, and the wire format between
+// facet-cli and facet-bench-float. Nothing here measures time.
+#include "bench/bench_wire.h"
+#include "bench/flops.h"
+#include "bench/lowrank_data.h"
+#include "bench/roofline.h"
+
+#include <Eigen/SVD>
+#include <QtTest>
+
+#include <sstream>
+
+using namespace facet;
+
+class BenchModelTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void nmfCountsByHand()
+    {
+        // m = 3, n = 5, k = 2: 4mnk 120, 6nk^2 120, 4mk^2 48, 5nk 50, 3mk 18, 2k^2 8.
+        const IterationCost c = iterationCost({ "nmf", 3, 5, 2, false, 0, 8 });
+        QCOMPARE(c.flops, 364.0);
+        // X twice (2mn = 30 values), 16 n x k and 12 m x k passes: (30 + 160 + 72) * 8 bytes.
+        QCOMPARE(c.bytes, (30.0 + 16 * 10 + 12 * 6) * 8);
+    }
+
+    void cfCountsByHand()
+    {
+        // Implicit: 8mnk 240 + 10nk^2 200 + 8nk 80 + 2k^2 8; X read 4 times.
+        const IterationCost implicit = iterationCost({ "cf", 3, 5, 2, false, 0, 8 });
+        QCOMPARE(implicit.flops, 528.0);
+        QCOMPARE(implicit.bytes, (60.0 + 28 * 10 + 4 * 6) * 8);
+        // Explicit K (n <= m in Gram::linear): 4 n^2 k replaces 8mnk; K read twice.
+        const IterationCost formed = iterationCost({ "cf", 6, 5, 2, true, 0, 8 });
+        QCOMPARE(formed.flops, 4.0 * 25 * 2 + 200 + 80 + 8);
+        QCOMPARE(formed.bytes, (50.0 + 28 * 10) * 8);
+    }
+
+    void graphAndVariantTerms()
+    {
+        const CostInputs cf { "cf", 100, 400, 10, false, 3000, 8 };
+        CostInputs lccf = cf;
+        lccf.method = "lccf";
+        // The graph term: 4 nnz k + 10 n k flops, S read twice with its indices.
+        QCOMPARE(
+            iterationCost(lccf).flops - iterationCost(cf).flops, 4.0 * 3000 * 10 + 10.0 * 4000);
+        QCOMPARE(
+            iterationCost(lccf).bytes - iterationCost(cf).bytes, 2.0 * 3000 * 16 + 20.0 * 4000 * 8);
+        CostInputs gnmf = lccf, nmf = cf;
+        gnmf.method = "gnmf";
+        nmf.method = "nmf";
+        QCOMPARE(
+            iterationCost(gnmf).flops - iterationCost(nmf).flops, 4.0 * 3000 * 10 + 10.0 * 4000);
+        CostInputs ccf = cf, lcf = cf;
+        ccf.method = "ccf";
+        lcf.method = "lcf";
+        QCOMPARE(iterationCost(ccf).flops - iterationCost(cf).flops, 2.0 * 4000);
+        QCOMPARE(iterationCost(lcf).flops - iterationCost(cf).flops, 13.0 * 4000);
+        // Single precision halves every byte, not a flop.
+        CostInputs single = cf;
+        single.scalarBytes = 4;
+        QCOMPARE(iterationCost(single).bytes * 2, iterationCost(cf).bytes);
+        QCOMPARE(iterationCost(single).flops, iterationCost(cf).flops);
+    }
+
+    void unmodelledMethodsAreRefused()
+    {
+        QVERIFY(!hasCostModel("cf-ogl"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost({ "cf-ogl", 3, 5, 2 }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost({ "nmf", 0, 5, 2 }));
+    }
+
+    void rooflineIsTheSlowerCeiling()
+    {
+        // 2 GFLOP at 100 GFLOP/s = 20 ms; 1 GB at 10 GB/s = 100 ms: memory bound.
+        QCOMPARE(rooflineSeconds({ 2e9, 1e9 }, 100, 10), 0.1);
+        // 20 GFLOP = 200 ms beats 1 GB = 100 ms: compute bound.
+        QCOMPARE(rooflineSeconds({ 2e10, 1e9 }, 100, 10), 0.2);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, rooflineSeconds({ 1, 1 }, 0, 10));
+    }
+
+    void generatedSetIsSeededLowRankAndInRange()
+    {
+        const auto spec = parseLowRankName("gen:300x40");
+        QVERIFY(spec);
+        QCOMPARE(spec->samples, Eigen::Index(300));
+        QCOMPARE(spec->features, Eigen::Index(40));
+        QCOMPARE(lowRankName(*spec), std::string("gen:300x40"));
+        QVERIFY(!parseLowRankName("gen:300"));
+        QVERIFY(!parseLowRankName("orl"));
+        QVERIFY(!parseLowRankName("gen:0x4"));
+
+        const LowRankData a = makeLowRankData(*spec);
+        const LowRankData b = makeLowRankData(*spec);
+        QCOMPARE(a.X.rows(), Eigen::Index(40));
+        QCOMPARE(a.X.cols(), Eigen::Index(300));
+        QVERIFY(a.X == b.X);
+        QVERIFY(a.labels == b.labels);
+        QVERIFY(a.X.minCoeff() >= 0);
+        QVERIFY(a.X.maxCoeff() <= 1);
+        for (const int label : a.labels)
+            QVERIFY(label >= 0 && label < spec->rank);
+        // Low rank plus small noise: the 11th singular value is far below the 10th.
+        const Eigen::JacobiSVD<Eigen::MatrixXd> svd(a.X.cast<double>());
+        const auto s = svd.singularValues();
+        QVERIFY2(s(10) < 0.2 * s(9), qPrintable(QString::number(s(10) / s(9))));
+    }
+
+    void datasetWireRoundTrip()
+    {
+        const Matrix X = makeLowRankData({ 70, 9, 3, 0.3, 0.1, 5 }).X;
+        const std::vector<int> labels(70, 2);
+        std::stringstream stream;
+        writeBenchDataset(stream, "gen:70x9", X, labels);
+        const BenchDataset back = readBenchDataset(stream);
+        QCOMPARE(back.name, std::string("gen:70x9"));
+        QVERIFY(back.X == X);
+        QVERIFY(back.labels == labels);
+        std::stringstream broken("FACETDS0");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readBenchDataset(broken));
+    }
+
+    void rowWireRoundTrip()
+    {
+        BenchRow row;
+        row.dataset = "COIL-20";
+        row.method = "lccf";
+        row.precision = "float";
+        row.rank = 20;
+        row.m = 1024;
+        row.n = 1440;
+        row.msPerIteration = 1.25;
+        row.modelled = true;
+        row.flopsPerIteration = 3.5e8;
+        row.ac = 0.6875;
+        row.error = "a\ttab";
+        const auto back = parseBenchRow(formatBenchRow(row));
+        QVERIFY(back);
+        QCOMPARE(back->dataset, row.dataset);
+        QCOMPARE(back->rank, 20);
+        QCOMPARE(back->n, Eigen::Index(1440));
+        QCOMPARE(back->msPerIteration, 1.25);
+        QCOMPARE(back->flopsPerIteration, 3.5e8);
+        QVERIFY(back->modelled);
+        QCOMPARE(*back->ac, 0.6875);
+        QVERIFY(!back->nmi);
+        QCOMPARE(back->error, std::string("a tab"));
+        QVERIFY(!parseBenchRow("peaks\tthreads=2"));
+
+        MachinePeaks peaks;
+        peaks.threads = 2;
+        peaks.gemmGflops = 98.5;
+        const auto p = parseMachinePeaks(formatMachinePeaks(peaks));
+        QVERIFY(p);
+        QCOMPARE(p->threads, 2);
+        QCOMPARE(p->gemmGflops, 98.5);
+    }
+};
+
+QTEST_APPLESS_MAIN(BenchModelTest)
+#include "test_bench_model.moc"

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The evaluation protocols (METHODS.md section 6): cell seeding and pairing, sub-run selection,
+// the semi-supervised subset, the summary table's numbers and the Wilcoxon signed-rank test
+// against textbook values.
+#include "core/random.h"
+#include "experiment/summary.h"
+#include "test_printers.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace facet;
+
+namespace {
+
+// C classes of `per` samples in m dimensions: class k is a non-negative pattern (its own block
+// of features lit) times a random gain, plus a little noise, so every method separates them.
+Matrix planted(int m, int classes, int per, std::vector<int>& labels, std::uint64_t seed)
+{
+    Rng rng(seed);
+    Matrix X = 0.05 * rng.uniformMatrix(m, classes * per);
+    labels.clear();
+    for (int k = 0; k < classes; ++k)
+        for (int i = 0; i < per; ++i) {
+            const Eigen::Index j = k * per + i;
+            for (int f = 0; f < m; ++f)
+                if (f % classes == k)
+                    X(f, j) += 0.5 + 0.5 * rng.uniform();
+            labels.push_back(k);
+        }
+    return X;
+}
+
+ExperimentOptions smallExperiment()
+{
+    ExperimentOptions o;
+    o.methods = { "kmeans", "nmf", "cf" };
+    o.clusterCounts = { 2, 3 };
+    o.trials = 2;
+    o.seed = 7;
+    o.base.driver.maxIter = 40;
+    o.base.cluster.replicates = 3;
+    return o;
+}
+
+TrialResult made(const std::string& method, int c, int trial, double ac, double nmi)
+{
+    TrialResult t;
+    t.cell = { method, c, trial, 0 };
+    t.ac = ac;
+    t.nmi = nmi;
+    return t;
+}
+
+// P-value by enumerating all 2^n sign patterns of the given |differences| (ties averaged).
+double bruteForceP(const std::vector<double>& d)
+{
+    std::vector<double> a;
+    for (double x : d)
+        if (x != 0)
+            a.push_back(std::abs(x));
+    const std::size_t n = a.size();
+    std::vector<double> ranks(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        double below = 0, same = 0;
+        for (double y : a) {
+            if (y < a[i])
+                ++below;
+            else if (y == a[i])
+                ++same;
+        }
+        ranks[i] = below + (same + 1) / 2;
+    }
+    double observed = 0;
+    for (std::size_t i = 0, k = 0; i < d.size(); ++i)
+        if (d[i] != 0) {
+            if (d[i] > 0)
+                observed += ranks[k];
+            ++k;
+        }
+    double low = 0, high = 0;
+    for (std::uint64_t mask = 0; mask < (1ULL << n); ++mask) {
+        double w = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (mask >> i & 1)
+                w += ranks[i];
+        low += w <= observed + 1e-9;
+        high += w >= observed - 1e-9;
+    }
+    return std::min(1.0, 2 * std::min(low, high) / double(1ULL << n));
+}
+
+} // namespace
+
+class TestExperiment : public QObject {
+    Q_OBJECT
+private slots:
+    void planOrderAndSeeds()
+    {
+        ExperimentOptions o = smallExperiment();
+        const std::vector<ExperimentCell> cells = planCells(o);
+        QCOMPARE(int(cells.size()), 2 * 2 * 3);
+        // c, then trial, then method: whole (c, trial) rows first.
+        QCOMPARE(cells[0].method, std::string("kmeans"));
+        QCOMPARE(cells[2].method, std::string("cf"));
+        QCOMPARE(cells[3].trial, 1);
+        QCOMPARE(cells[6].clusters, 3);
+        QVERIFY(trialSeed(7, 2, 0) != trialSeed(7, 2, 1));
+        QVERIFY(trialSeed(7, 2, 0) != trialSeed(7, 3, 0));
+        QVERIFY(trialSeed(7, 2, 0) != trialSeed(8, 2, 0));
+        const std::vector<int> drawn = drawClasses(15, 6, 99);
+        QCOMPARE(drawn, drawClasses(15, 6, 99));
+        QCOMPARE(int(std::set<int>(drawn.begin(), drawn.end()).size()), 6);
+        QVERIFY(std::is_sorted(drawn.begin(), drawn.end()));
+        QVERIFY(drawn.back() < 15);
+    }
+    void validationNamesTheRule()
+    {
+        ExperimentOptions o = smallExperiment();
+        o.clusterCounts = { 2, 9 };
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, validateExperiment(o, 6));
+        o = smallExperiment();
+        o.evaluate = EvaluateOn::Unlabeled;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, validateExperiment(o, 6));
+        o = smallExperiment();
+        o.parameter = SweepParameter::P;
+        o.parameterValues = { 3, 4.5 };
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, validateExperiment(o, 6));
+        validateExperiment(smallExperiment(), 6);
+    }
+    void cellIsReproducibleAndPaired()
+    {
+        std::vector<int> labels;
+        const Matrix X = planted(24, 6, 8, labels, 3);
+        const ExperimentOptions o = smallExperiment();
+        const ExperimentData data { X, labels };
+        const ExperimentCell cell { "nmf", 3, 1, 0 };
+        const TrialResult a = *runCell(data, o, cell);
+        const TrialResult b = *runCell(data, o, cell);
+        QCOMPARE(a.ac, b.ac);
+        QCOMPARE(a.nmi, b.nmi);
+        QCOMPARE(a.objective, b.objective); // bit-identical, not approximately equal
+        QCOMPARE(a.iterations, b.iterations);
+        QCOMPARE(a.samples, 3 * 8);
+        QCOMPARE(a.rank, 3);
+        // Every method of one (c, trial) sees the same classes.
+        const TrialResult other = *runCell(data, o, { "cf", 3, 1, 0 });
+        QCOMPARE(other.classes, a.classes);
+        QCOMPARE(other.seed, a.seed);
+        QVERIFY(a.ac > 0.9); // planted classes are easy
+    }
+    void presetStopGivesNoResult()
+    {
+        std::vector<int> labels;
+        const Matrix X = planted(24, 6, 8, labels, 3);
+        std::stop_source stop;
+        stop.request_stop();
+        QVERIFY(!runCell({ X, labels }, smallExperiment(), { "nmf", 2, 0, 0 }, stop.get_token()));
+    }
+    void subrunSelection()
+    {
+        std::vector<int> labels;
+        const Matrix X = planted(24, 6, 8, labels, 5);
+        ExperimentOptions o = smallExperiment();
+        o.subruns = 4;
+        o.base.driver.maxIter = 5; // short runs differ, so the choice matters
+        const ExperimentCell cell { "nmf", 4, 0, 0 };
+        const TrialResult byObjective = *runCell({ X, labels }, o, cell);
+        QCOMPARE(int(byObjective.subruns.size()), 4);
+        for (const SubrunScore& s : byObjective.subruns)
+            QVERIFY(byObjective.objective <= s.objective);
+        o.selection = SubrunSelection::Accuracy;
+        const TrialResult byAccuracy = *runCell({ X, labels }, o, cell);
+        for (const SubrunScore& s : byAccuracy.subruns)
+            QVERIFY(byAccuracy.ac >= s.ac);
+        // The sub-runs themselves do not depend on the rule.
+        QCOMPARE(byAccuracy.subruns[2].objective, byObjective.subruns[2].objective);
+    }
+    void semiSupervisedSubset()
+    {
+        std::vector<int> labels;
+        const Matrix X = planted(24, 6, 8, labels, 9);
+        ExperimentOptions o = smallExperiment();
+        o.methods = { "cnmf", "nmf" };
+        o.labeledPerClass = 2;
+        o.rankOffset = 1;
+        o.evaluate = EvaluateOn::Unlabeled;
+        const TrialResult t = *runCell({ X, labels }, o, { "cnmf", 3, 0, 0 });
+        QCOMPARE(t.labeled, 3 * 2);
+        QCOMPARE(t.evaluated, 3 * 8 - 3 * 2);
+        QCOMPARE(t.rank, 4);
+        const TrialResult n = *runCell({ X, labels }, o, { "nmf", 3, 0, 0 });
+        QCOMPARE(n.evaluated, t.evaluated); // same subset for the unsupervised baseline
+    }
+    void parameterSweepAppliesTheValue()
+    {
+        ExperimentOptions o = smallExperiment();
+        o.parameter = SweepParameter::Lambda;
+        o.parameterValues = { 0.5, 50 };
+        QCOMPARE(int(planCells(o).size()), 2 * 2 * 2 * 3);
+        QCOMPARE(*cellRunOptions(o, { "lcf", 2, 0, 1 }, 0).params.lambda, 50.0);
+        o.parameter = SweepParameter::Rank;
+        o.parameterValues = { 7 };
+        QCOMPARE(cellRunOptions(o, { "nmf", 2, 0, 0 }, 0).params.rank, 7);
+        // The trial's seeds do not depend on the grid value: a fixed set of trials.
+        QCOMPARE(cellRunOptions(o, { "nmf", 2, 0, 0 }, 1).driver.seed,
+            deriveSeed(trialSeed(o.seed, 2, 0), kFirstSubrunStream + 1));
+    }
+    void meanAndSampleStd()
+    {
+        const MeanStd s = meanStd({ 1, 2, 3, 4 });
+        QCOMPARE(s.mean, 2.5);
+        QVERIFY(std::abs(s.std - std::sqrt(5.0 / 3.0)) < 1e-15);
+        QCOMPARE(meanStd({ 3 }).std, 0.0);
+        QVERIFY(std::isnan(meanStd({}).mean));
+    }
+    void summaryOfHandMadeResults()
+    {
+        ExperimentOptions o;
+        o.methods = { "nmf", "cf" };
+        o.clusterCounts = { 2, 3 };
+        o.trials = 2;
+        const std::vector<TrialResult> trials { made("nmf", 2, 0, 0.9, 0.5),
+            made("cf", 2, 0, 0.7, 0.6), made("nmf", 2, 1, 0.7, 0.5), made("cf", 2, 1, 0.9, 0.6),
+            made("nmf", 3, 0, 0.6, 0.4), made("cf", 3, 0, 0.5, 0.2), made("nmf", 3, 1, 0.8, 0.4),
+            made("cf", 3, 1, 0.7, 0.2) };
+        const SweepSummary s = summarize(o, trials);
+        QCOMPARE(int(s.series.size()), 2);
+        QVERIFY(std::abs(s.cells[0][0].ac.mean - 0.8) < 1e-15);
+        QVERIFY(std::abs(s.cells[0][0].ac.std - std::sqrt(0.02)) < 1e-15);
+        QVERIFY(std::abs(s.cells[1][1].ac.mean - 0.6) < 1e-15);
+        QCOMPARE(s.best(Metric::Accuracy, 0), (std::vector<int> { 0, 1 })); // an exact tie
+        QCOMPARE(s.best(Metric::Accuracy, 1), (std::vector<int> { 0 }));
+        QCOMPARE(s.best(Metric::Nmi, 0), (std::vector<int> { 1 }));
+        QVERIFY(std::abs(s.average[0].ac.mean - 0.75) < 1e-15); // (0.8 + 0.7) / 2
+        QVERIFY(std::abs(s.average[1].ac.mean - 0.7) < 1e-15); // (0.8 + 0.6) / 2
+        QCOMPARE(s.best(Metric::Accuracy, -1), (std::vector<int> { 0 }));
+
+        const SeriesComparison cmp
+            = compareSeries(o, trials, { "nmf", 0 }, { "cf", 0 }, Metric::Accuracy);
+        QCOMPARE(int(cmp.perClusters.size()), 2);
+        QCOMPARE(cmp.overall.test.n, 4);
+        QVERIFY(std::abs(cmp.overall.meanDifference - 0.05) < 1e-12);
+    }
+    void wilcoxonTextbookExact()
+    {
+        // Fisher's Zea mays differences (cross- minus self-fertilized heights), the example of
+        // SciPy's wilcoxon documentation: W- = 24, two-sided exact p = 1352 / 32768.
+        const std::vector<double> d { 6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75 };
+        const WilcoxonResult r = wilcoxonSignedRank(d, std::vector<double>(d.size(), 0.0));
+        QVERIFY(r.exact);
+        QCOMPARE(r.n, 15);
+        QCOMPARE(r.wMinus, 24.0);
+        QCOMPARE(r.wPlus, 96.0);
+        QCOMPARE(r.pValue, 0.041259765625);
+    }
+    void wilcoxonHollanderWolfe()
+    {
+        // Hollander & Wolfe's depression scale (R's wilcox.test example): V = 40, one-sided
+        // p = 10 / 512, so two-sided 0.0390625.
+        const std::vector<double> x { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+        const std::vector<double> y { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29 };
+        const WilcoxonResult r = wilcoxonSignedRank(x, y);
+        QCOMPARE(r.wPlus, 40.0);
+        QCOMPARE(r.pValue, 0.0390625);
+    }
+    void wilcoxonExactWithTiesAndZeros()
+    {
+        // Ties and zero differences: the exact p equals the enumeration of every sign pattern.
+        const std::vector<double> d { 2, -2, 1, 0, 3, 3, -1, 2, 4, 0, 5, 3 };
+        const WilcoxonResult r = wilcoxonSignedRank(d, std::vector<double>(d.size(), 0.0));
+        QCOMPARE(r.zeros, 2);
+        QCOMPARE(r.n, 10);
+        QVERIFY(std::abs(r.pValue - bruteForceP(d)) < 1e-15);
+        const WilcoxonResult none
+            = wilcoxonSignedRank({ 0.5, 0.25 }, std::vector<double> { 0.5, 0.25 });
+        QCOMPARE(none.n, 0);
+        QCOMPARE(none.pValue, 1.0);
+    }
+    void wilcoxonNormalApproximation()
+    {
+        // n = 30: d = 1..30 with 3, 7, 12, 18, 25 negative. By hand: W+ = 400, mean 232.5,
+        // variance 30*31*61/24 = 2363.75, z = (167.5 - 0.5) / sqrt(2363.75) = 3.434913.
+        std::vector<double> d;
+        for (int i = 1; i <= 30; ++i)
+            d.push_back((i == 3 || i == 7 || i == 12 || i == 18 || i == 25) ? -i : i);
+        const std::vector<double> zero(d.size(), 0.0);
+        const WilcoxonResult r = wilcoxonSignedRank(d, zero);
+        QVERIFY(!r.exact);
+        QCOMPARE(r.wPlus, 400.0);
+        QVERIFY(std::abs(r.z - 3.4349126722673153) < 1e-12);
+        QVERIFY(std::abs(r.pValue - 0.0005927448088530607) < 1e-15);
+        // With ties (groups of 4, 6, 5, 5, 4, 3, 3) and two zeros: tie-corrected variance
+        // 2363.75 - 870 / 48; by hand W+ = 368, z = 2.784319, p = 0.005364024.
+        const std::vector<double> tied { 0.5, -0.5, 0.5, 0.5, 1, -1, 1, 1, 1, -1, 1.5, 1.5, -1.5,
+            1.5, 1.5, -2, 2, 2, 2, 2, 3, -3, 3, 3, 4, 4, -4, 5, 5, 5, 0, 0 };
+        const WilcoxonResult t = wilcoxonSignedRank(tied, std::vector<double>(tied.size(), 0.0));
+        QCOMPARE(t.n, 30);
+        QCOMPARE(t.zeros, 2);
+        QCOMPARE(t.wPlus, 368.0);
+        QVERIFY(std::abs(t.z - 2.7843190558700637) < 1e-12);
+        QVERIFY(std::abs(t.pValue - 0.00536402406805535) < 1e-14);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExperiment)
+#include "test_experiment.moc"

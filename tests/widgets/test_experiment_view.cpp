@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The experiment view (issue 6): a run on builtin:gaussians fills the table and both plots with
+// the job's numbers, Cancel keeps the finished cells, Export writes the CLI's files, and the
+// table model passes QAbstractItemModelTester.
+
+#include "data/dataset_source.h"
+#include "experiment/summary.h"
+#include "experiment_chart.h"
+#include "experiment_form.h"
+#include "experiment_table_model.h"
+#include "experiment_view.h"
+#include "main_window.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <memory>
+
+using namespace facet;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+std::shared_ptr<const Dataset> gaussians(DatasetRequest& request)
+{
+    request.spec = u"builtin:gaussians"_s;
+    Result<Dataset> loaded = loadDataset(request);
+    if (!loaded)
+        return nullptr;
+    return std::make_shared<const Dataset>(std::move(*loaded));
+}
+
+std::unique_ptr<ExperimentView> makeView(int trials)
+{
+    auto view = std::make_unique<ExperimentView>();
+    DatasetRequest request;
+    view->setDataset(gaussians(request), request);
+    view->form()->setCheckedMethods({ u"kmeans"_s, u"nmf"_s });
+    view->form()->setClusterCounts(u"2-3"_s);
+    view->form()->setTrials(trials);
+    view->resize(1200, 760);
+    view->show();
+    return view;
+}
+
+QPushButton* button(ExperimentView& view, const char* name)
+{
+    return view.findChild<QPushButton*>(QString::fromLatin1(name));
+}
+
+} // namespace
+
+class TestExperimentView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runFillsTableAndPlots();
+    void cancelKeepsFinishedCells();
+    void unlabelledDatasetDisablesStart();
+    void mainWindowHasExperimentAction();
+};
+
+void TestExperimentView::runFillsTableAndPlots()
+{
+    std::unique_ptr<ExperimentView> view = makeView(2);
+    QAbstractItemModelTester tester(
+        view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(button(*view, "experimentStart")->isEnabled());
+    QSignalSpy finished(view.get(), &ExperimentView::experimentFinished);
+    QTest::mouseClick(button(*view, "experimentStart"), Qt::LeftButton);
+    QVERIFY(view->isRunning());
+    QVERIFY(!button(*view, "experimentStart")->isEnabled());
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+    QCOMPARE(finished.at(0).at(1).toBool(), false);
+    QCOMPARE(int(view->trials().size()), 2 * 2 * 2); // methods x c x trials
+    QVERIFY(button(*view, "experimentStart")->isEnabled());
+    QVERIFY(button(*view, "experimentExport")->isEnabled());
+
+    // One row per c plus the average row; the means are the summary of the job's trials.
+    const ExperimentTableModel* model = view->model();
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(model->columnCount(), 4); // AC and NMI of kmeans and nmf
+    const SweepSummary expected = summarize(view->options(), view->trials());
+    for (int row = 0; row < 2; ++row) {
+        QCOMPARE(model->headerData(row, Qt::Vertical).toString(), u"c = %1"_s.arg(row + 2));
+        for (int column = 0; column < 4; ++column) {
+            const MetricStats& stats = expected.cells[std::size_t(row)][std::size_t(column % 2)];
+            const MeanStd& m = column < 2 ? stats.ac : stats.nmi;
+            const QModelIndex index = model->index(row, column);
+            QCOMPARE(index.data(ExperimentTableModel::MeanRole).toDouble(), m.mean);
+            QCOMPARE(index.data(ExperimentTableModel::CountRole).toInt(), 2);
+            QVERIFY(index.data().toString().contains(u"±"_s));
+        }
+        // Exactly the best of each metric is bold.
+        for (Metric metric : { Metric::Accuracy, Metric::Nmi }) {
+            const std::vector<int> best = expected.best(metric, row);
+            for (int series = 0; series < 2; ++series) {
+                const int column = (metric == Metric::Accuracy ? 0 : 2) + series;
+                const QVariant font = model->index(row, column).data(Qt::FontRole);
+                const bool bold = font.isValid() && font.value<QFont>().bold();
+                QCOMPARE(bold, std::find(best.begin(), best.end(), series) != best.end());
+            }
+        }
+    }
+    QCOMPARE(model->headerData(2, Qt::Vertical).toString(), u"Avg."_s);
+
+    // One graph per method, one point per c.
+    for (Metric metric : { Metric::Accuracy, Metric::Nmi }) {
+        QCustomPlot* plot = view->chart(metric)->plot();
+        QCOMPARE(plot->graphCount(), 2);
+        for (int g = 0; g < 2; ++g) {
+            QCOMPARE(plot->graph(g)->dataCount(), 2);
+            QCOMPARE(plot->graph(g)->data()->at(0)->key, 2.0);
+            const double mean = expected.cells[0][std::size_t(g)].of(metric).mean;
+            QCOMPARE(plot->graph(g)->data()->at(0)->value, 100 * mean);
+        }
+        QCOMPARE(plot->graph(0)->name(), QString::fromStdString(view->options().methods[0]));
+    }
+
+    // Export writes the CLI's files.
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(view->exportTo(dir.path(), &error), qPrintable(error));
+    for (const char* name : { "results.json", "results.csv", "table.md", "ac.png", "nmi.pdf" })
+        QVERIFY2(QFile::exists(QDir(dir.path()).filePath(QString::fromLatin1(name))), name);
+
+    QCoreApplication::processEvents();
+    const QString png = QDir::current().filePath(u"experiment_view.png"_s);
+    QVERIFY(view->grab().save(png, "PNG"));
+}
+
+void TestExperimentView::cancelKeepsFinishedCells()
+{
+    // 40,000 cells of builtin:gaussians take seconds; cancelled at the first one shown.
+    std::unique_ptr<ExperimentView> view = makeView(10000);
+    QAbstractItemModelTester tester(
+        view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy finished(view.get(), &ExperimentView::experimentFinished);
+    QPushButton* cancel = button(*view, "experimentCancel");
+    connect(view->model(), &QAbstractItemModel::dataChanged, cancel, [cancel] {
+        if (cancel->isEnabled())
+            QTest::mouseClick(cancel, Qt::LeftButton);
+    });
+    view->start();
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+    QCOMPARE(finished.at(0).at(1).toBool(), true);
+    const int kept = int(view->trials().size());
+    QVERIFY(kept >= 1);
+    QVERIFY(kept < view->cellsPlanned());
+    QVERIFY(button(*view, "experimentStart")->isEnabled());
+    QVERIFY(!button(*view, "experimentCancel")->isEnabled());
+    int counted = 0;
+    for (int column = 0; column < view->model()->columnCount() / 2; ++column)
+        for (int row = 0; row < view->model()->rowCount() - 1; ++row)
+            counted
+                += view->model()->index(row, column).data(ExperimentTableModel::CountRole).toInt();
+    QCOMPARE(counted, kept);
+    // Nothing arrives after the end.
+    QTest::qWait(200);
+    QCOMPARE(int(view->trials().size()), kept);
+}
+
+void TestExperimentView::unlabelledDatasetDisablesStart()
+{
+    ExperimentView view;
+    QVERIFY(!button(view, "experimentStart")->isEnabled());
+    DatasetRequest request;
+    auto data = std::make_shared<Dataset>(*gaussians(request));
+    data->labels.clear();
+    data->classNames.clear();
+    view.setDataset(data, request);
+    QVERIFY(!button(view, "experimentStart")->isEnabled());
+    QVERIFY(!view.form()->isEnabled());
+    QVERIFY(view.findChild<QLabel*>(u"experimentNotice"_s)->text().contains(u"no labels"_s));
+    view.start(); // ignored
+    QVERIFY(!view.isRunning());
+}
+
+void TestExperimentView::mainWindowHasExperimentAction()
+{
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    QAction* action = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == u"&Experiment..."_s)
+            action = a;
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openDataset(u"builtin:gaussians"_s);
+    QVERIFY(loaded.wait(30000) || loaded.count() == 1);
+    action->trigger();
+    QVERIFY(window.experimentView()->isVisible());
+    QVERIFY(window.experimentView()->canStart());
+}
+
+QTEST_MAIN(TestExperimentView)
+#include "test_experiment_view.moc"

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/protocol.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QSpinBox;
+class QStackedWidget;
+
+namespace facet {
+
+// The settings of an experiment (METHODS.md section 6): methods, protocol, cluster counts,
+// trials, sub-runs and their selection, seed and threads. Pure input: options() turns them into
+// checked ExperimentOptions or an error a user can act on.
+class ExperimentForm : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ExperimentForm(QWidget* parent = nullptr);
+
+    // The dataset's class count bounds c; the default range follows it.
+    void setClassCount(int classes);
+    // Checked options, or nullopt with the reason in `error`.
+    std::optional<ExperimentOptions> options(QString* error) const;
+    // Worker threads; 0 = one per core.
+    int threads() const;
+
+    void setCheckedMethods(const QStringList& methods);
+    void setClusterCounts(const QString& text);
+    void setTrials(int trials);
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void updateProtocolFields();
+
+    int m_classes = 0;
+    QListWidget* m_methods;
+    QComboBox* m_protocol;
+    QStackedWidget* m_protocolFields;
+    QComboBox* m_labeledMode;
+    QDoubleSpinBox* m_labeledFraction;
+    QSpinBox* m_labeledCount;
+    QComboBox* m_parameter;
+    QLineEdit* m_grid;
+    QLineEdit* m_clusters;
+    QSpinBox* m_trials;
+    QSpinBox* m_subruns;
+    QComboBox* m_selection;
+    QSpinBox* m_seed;
+    QSpinBox* m_threads;
+};
+
+// "2-10", "2,4,6" or "2-5, 8": ascending distinct values; nullopt when malformed.
+std::optional<std::vector<int>> parseClusterCounts(const QString& text);
+
+} // namespace facet

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment_view.h"
+
+#include "data/dataset_request_json.h"
+#include "experiment/experiment_job.h"
+#include "experiment/sweep_json.h"
+#include "experiment/sweep_table.h"
+#include "experiment_chart.h"
+#include "experiment_form.h"
+#include "experiment_table_model.h"
+#include "sweep_charts.h"
+#include "util/atomic_write.h"
+#include "vertical_scroll_area.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QtConcurrentRun>
+
+namespace facet {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString duration(double seconds)
+{
+    const int s = int(seconds + 0.5);
+    if (s < 60)
+        return QObject::tr("%1 s").arg(s);
+    if (s < 3600)
+        return QObject::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QObject::tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60);
+}
+
+bool writeText(const QString& path, const QString& text, QString* error)
+{
+    QSaveFile file(path);
+    const QByteArray bytes = text.toUtf8();
+    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit())
+        return true;
+    if (error)
+        *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+}
+
+} // namespace
+
+ExperimentView::ExperimentView(QWidget* parent)
+    : QWidget(parent)
+    , m_thread(new QThread(this))
+    , m_job(new ExperimentJob)
+    , m_form(new ExperimentForm)
+    , m_model(new ExperimentTableModel(this))
+    , m_table(new QTableView)
+    , m_acChart(new ExperimentChart(Metric::Accuracy))
+    , m_nmiChart(new ExperimentChart(Metric::Nmi))
+    , m_notice(new QLabel)
+    , m_status(new QLabel)
+    , m_progress(new QProgressBar)
+    , m_start(new QPushButton(tr("Start")))
+    , m_cancel(new QPushButton(tr("Cancel")))
+    , m_export(new QPushButton(tr("Export...")))
+{
+    setObjectName(u"experimentView"_s);
+    m_job->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_job, &QObject::deleteLater);
+    connect(m_job, &ExperimentJob::trialFinished, this, &ExperimentView::onTrialFinished);
+    connect(m_job, &ExperimentJob::finished, this, &ExperimentView::onFinished);
+    connect(m_job, &ExperimentJob::failed, this, &ExperimentView::onFailed);
+    m_thread->start();
+    connect(&m_prepareWatcher, &QFutureWatcherBase::finished, this, &ExperimentView::onPrepared);
+
+    m_start->setObjectName(u"experimentStart"_s);
+    m_cancel->setObjectName(u"experimentCancel"_s);
+    m_export->setObjectName(u"experimentExport"_s);
+    m_export->setToolTip(tr("Write results.json, results.csv, table.md and the AC/NMI plots, "
+                            "as facet-cli sweep does"));
+    connect(m_start, &QPushButton::clicked, this, &ExperimentView::start);
+    connect(m_cancel, &QPushButton::clicked, this, &ExperimentView::cancel);
+    connect(m_export, &QPushButton::clicked, this, &ExperimentView::exportDialog);
+    connect(m_form, &ExperimentForm::changed, this, &ExperimentView::updateControls);
+
+    m_notice->setWordWrap(true);
+    m_notice->setObjectName(u"experimentNotice"_s);
+    m_status->setWordWrap(true);
+    m_status->setObjectName(u"experimentStatus"_s);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress->setObjectName(u"experimentProgress"_s);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_export);
+    auto* settings = new QWidget;
+    auto* settingsLayout = new QVBoxLayout(settings);
+    settingsLayout->addWidget(m_notice);
+    settingsLayout->addWidget(m_form);
+    settingsLayout->addLayout(buttons);
+    settingsLayout->addWidget(m_progress);
+    settingsLayout->addWidget(m_status);
+    settingsLayout->addStretch(1);
+
+    m_table->setObjectName(u"experimentTable"_s);
+    m_table->setModel(m_model);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(m_acChart);
+    charts->addWidget(m_nmiChart);
+    auto* results = new QSplitter(Qt::Vertical);
+    results->addWidget(charts);
+    results->addWidget(m_table);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(new VerticalScrollArea(settings));
+    split->addWidget(results);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    setDataset(nullptr, {});
+}
+
+ExperimentView::~ExperimentView()
+{
+    ++m_runId;
+    m_job->cancel();
+    m_thread->quit();
+    // Running cells stop at their next iteration, so this is short.
+    m_thread->wait();
+}
+
+ExperimentChart* ExperimentView::chart(Metric metric) const
+{
+    return metric == Metric::Accuracy ? m_acChart : m_nmiChart;
+}
+
+void ExperimentView::setDataset(std::shared_ptr<const Dataset> data, const DatasetRequest& request)
+{
+    if (m_running) {
+        cancel();
+        showStatus(tr("Stopped: a new dataset was loaded."));
+    }
+    m_dataset = std::move(data);
+    m_request = request;
+    if (!m_dataset) {
+        m_notice->setText(tr("Load a labelled dataset to run an experiment."));
+    } else if (!m_dataset->hasLabels()) {
+        m_notice->setText(tr("<b>%1 has no labels.</b> An experiment scores each clustering "
+                             "against the true classes (AC, NMI), so it needs a labelled dataset, "
+                             "e.g. File > Open built-in > Gaussians.")
+                              .arg(m_dataset->name.toHtmlEscaped()));
+    } else {
+        m_notice->setText(tr("<b>%1</b>: %2 samples in %3 classes.")
+                              .arg(m_dataset->name.toHtmlEscaped())
+                              .arg(m_dataset->samples())
+                              .arg(m_dataset->classCount()));
+        m_form->setClassCount(m_dataset->classCount());
+    }
+    updateControls();
+}
+
+bool ExperimentView::canStart() const
+{
+    return !m_running && m_dataset && m_dataset->hasLabels();
+}
+
+void ExperimentView::updateControls()
+{
+    const bool labelled = m_dataset && m_dataset->hasLabels();
+    m_form->setEnabled(labelled && !m_running);
+    m_start->setEnabled(canStart());
+    m_cancel->setEnabled(m_running);
+    m_export->setEnabled(!m_running && !m_trials.empty());
+}
+
+void ExperimentView::showStatus(const QString& text)
+{
+    m_status->setText(text);
+}
+
+void ExperimentView::start()
+{
+    if (!canStart())
+        return;
+    QString error;
+    const std::optional<ExperimentOptions> options = m_form->options(&error);
+    if (!options) {
+        showStatus(tr("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
+        return;
+    }
+    m_options = *options;
+    m_trials.clear();
+    m_cellsPlanned = int(planCells(m_options).size());
+    m_runDataset = m_dataset;
+    m_runRequest = m_request;
+    m_model->setExperiment(m_options);
+    m_acChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    m_nmiChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    m_progress->setRange(0, m_cellsPlanned);
+    m_progress->setValue(0);
+    ++m_runId;
+    m_running = true;
+    updateControls();
+    Q_EMIT experimentStarted();
+    if (m_prepared && m_preparedFor == m_runDataset.get()) {
+        submit();
+        return;
+    }
+    // Normalizing a copy of X can take a while on a large set: off the GUI thread.
+    showStatus(tr("Preparing the data..."));
+    m_prepareWatcher.setFuture(
+        QtConcurrent::run([data = m_runDataset]() -> std::shared_ptr<const ExperimentDataset> {
+            try {
+                return std::make_shared<ExperimentDataset>(
+                    Dataset(*data), SampleNormalization::Auto);
+            } catch (...) {
+                return nullptr;
+            }
+        }));
+}
+
+void ExperimentView::onPrepared()
+{
+    const std::shared_ptr<const ExperimentDataset> prepared = m_prepareWatcher.result();
+    if (!m_running || !m_runDataset)
+        return;
+    if (!prepared) {
+        onFailed(m_runId, tr("cannot prepare the data for the experiment"));
+        return;
+    }
+    m_prepared = prepared;
+    m_preparedFor = m_runDataset.get();
+    submit();
+}
+
+void ExperimentView::submit()
+{
+    ExperimentRequest request;
+    request.runId = m_runId;
+    request.data = m_prepared;
+    request.options = m_options;
+    request.threads = m_form->threads();
+    m_clock.start();
+    showStatus(tr("Running %n cell(s)...", nullptr, m_cellsPlanned));
+    m_job->submit(std::move(request));
+}
+
+void ExperimentView::cancel()
+{
+    if (!m_running)
+        return;
+    if (m_prepareWatcher.isRunning()) {
+        // Nothing was submitted yet: the run ends here.
+        m_running = false;
+        ++m_runId;
+        showStatus(tr("Cancelled."));
+        updateControls();
+        Q_EMIT experimentFinished(0, true);
+        return;
+    }
+    m_job->cancel();
+    m_cancel->setEnabled(false);
+    showStatus(tr("Cancelling: the running cells stop at their next iteration..."));
+}
+
+void ExperimentView::onTrialFinished(quint64 runId, const TrialResult& trial)
+{
+    if (runId != m_runId)
+        return;
+    m_trials.push_back(trial);
+    m_model->setTrials(m_trials);
+    m_acChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    m_nmiChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    const int done = int(m_trials.size());
+    m_progress->setValue(done);
+    const double elapsed = m_clock.elapsed() / 1000.0;
+    const double remaining = elapsed / done * (m_cellsPlanned - done);
+    showStatus(tr("%1 of %2 cells, %3 elapsed, about %4 left")
+                   .arg(done)
+                   .arg(m_cellsPlanned)
+                   .arg(duration(elapsed), duration(remaining)));
+}
+
+void ExperimentView::onFinished(quint64 runId, int finishedCells, bool stopped)
+{
+    if (runId != m_runId)
+        return;
+    m_running = false;
+    const QString time = duration(m_clock.elapsed() / 1000.0);
+    if (stopped)
+        showStatus(tr("Cancelled after %1: %2 of %3 cells finished (kept).")
+                       .arg(time)
+                       .arg(m_trials.size())
+                       .arg(m_cellsPlanned));
+    else
+        showStatus(tr("Done: %1 cells in %2.").arg(m_cellsPlanned).arg(time));
+    updateControls();
+    Q_EMIT experimentFinished(finishedCells, stopped);
+}
+
+void ExperimentView::onFailed(quint64 runId, const QString& message)
+{
+    if (runId != m_runId)
+        return;
+    m_running = false;
+    showStatus(tr("<span style='color:#b00'>Failed: %1</span>").arg(message.toHtmlEscaped()));
+    updateControls();
+    Q_EMIT experimentFailed(message);
+}
+
+void ExperimentView::exportDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export experiment to folder"));
+    if (dir.isEmpty())
+        return;
+    QString error;
+    if (exportTo(dir, &error))
+        showStatus(tr("Exported to %1.").arg(QDir::toNativeSeparators(dir).toHtmlEscaped()));
+    else
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+bool ExperimentView::exportTo(const QString& path, QString* error)
+{
+    if (m_trials.empty() || !m_runDataset) {
+        if (error)
+            *error = tr("No finished cell to export.");
+        return false;
+    }
+    const QDir dir(path);
+    if (!dir.exists() && !QDir().mkpath(path)) {
+        if (error)
+            *error = tr("cannot create %1").arg(path);
+        return false;
+    }
+    const Dataset& data = *m_runDataset;
+    SweepFile file;
+    file.options = experimentOptionsToJson(m_options, SampleNormalization::Auto);
+    file.dataset = sweepDatasetToJson(datasetRequestToJson(m_runRequest), data);
+    file.complete = int(m_trials.size()) == m_cellsPlanned;
+    file.trials = m_trials;
+    sortTrials(file.trials, m_options);
+    const Result<bool> json = writeJsonFile(dir.filePath(u"results.json"_s),
+        sweepFileToJson(file, m_options, data.classNames, m_cellsPlanned));
+    if (!json) {
+        if (error)
+            *error = json.error();
+        return false;
+    }
+    if (!writeText(dir.filePath(u"results.csv"_s),
+            resultsCsv(file.trials, m_options, data.classNames), error))
+        return false;
+    const SweepSummary summary = summarize(m_options, file.trials);
+    const TableContext context { data.name, int(data.samples()), data.classCount(), m_cellsPlanned,
+        int(file.trials.size()), selectionLabel(m_options) };
+    if (!writeText(dir.filePath(u"table.md"_s),
+            markdownTable(summary, m_options, file.trials, context), error))
+        return false;
+    for (const auto& [metric, name] :
+        { std::pair { Metric::Accuracy, u"ac"_s }, std::pair { Metric::Nmi, u"nmi"_s } }) {
+        const Result<QStringList> files = plots::saveLineChart(
+            plots::sweepChart(summary, m_options, metric, data.name), dir.filePath(name));
+        if (!files) {
+            if (error)
+                *error = files.error();
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace facet
