@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "cli/cli_options.h"
 #include "data/dataset_source.h"
 #include "experiment/run.h"
+#include "util/choices.h"
 #include "util/result.h"
 
 #include <QCommandLineOption>
@@ -22,5 +24,22 @@ Result<bool> readDatasetOptions(const QCommandLineParser& p, DatasetRequest& d, 
 Result<bool> readMethodFlags(const QCommandLineParser& p, RunOptions& run);
 Result<int> readIntValue(const QString& text, const QString& what, int minimum, int maximum);
 Result<double> readDoubleValue(const QString& text, const QString& what);
+
+inline constexpr std::array<Choice<Normalize>, 3> kNormalizeChoices { {
+    { u"auto", Normalize::Auto },
+    { u"none", Normalize::None },
+    { u"l2", Normalize::L2 },
+} };
+
+// The value of option `name` from its table; the error names the option and the choices.
+template <class T, std::size_t N>
+Result<T> readChoice(
+    const QCommandLineParser& p, const QString& name, const std::array<Choice<T>, N>& table)
+{
+    const QString text = p.value(name);
+    if (const std::optional<T> value = parseChoice(table, text))
+        return *value;
+    return Error { QStringLiteral("--%1 must be %2, got '%3'").arg(name, choiceList(table), text) };
+}
 
 } // namespace facet::cli

@@ -114,15 +114,10 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
     if (!pp)
         return Error { pp.error() };
     m.p = *pp;
-    const QString weight = p.value(u"weight"_s);
-    if (weight == u"binary")
-        m.weight = GraphWeight::Binary;
-    else if (weight == u"heat")
-        m.weight = GraphWeight::Heat;
-    else if (weight == u"cosine")
-        m.weight = GraphWeight::Cosine;
-    else
-        return fail(u"--weight must be binary, heat or cosine, got '%1'"_s.arg(weight));
+    const Result<GraphWeight> weight = readChoice(p, u"weight"_s, kGraphWeightChoices);
+    if (!weight)
+        return Error { weight.error() };
+    m.weight = *weight;
     const Result<KnnSearch> knn = knnSearchValue(p.value(u"knn"_s));
     if (!knn)
         return Error { knn.error() };
@@ -169,28 +164,16 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
     m.generalForm = p.isSet(u"general-form"_s);
     m.normalizeEach = p.isSet(u"normalize-each"_s);
 
-    const QString kernel = p.value(u"kernel"_s);
-    if (kernel == u"linear")
-        m.kernel = KernelKind::Linear;
-    else if (kernel == u"poly")
-        m.kernel = KernelKind::Polynomial;
-    else if (kernel == u"gauss")
-        m.kernel = KernelKind::Gaussian;
-    else
-        return fail(u"--kernel must be linear, poly or gauss, got '%1'"_s.arg(kernel));
+    const Result<KernelKind> kernel = readChoice(p, u"kernel"_s, kKernelChoices);
+    if (!kernel)
+        return Error { kernel.error() };
+    m.kernel = *kernel;
 
     if (p.isSet(u"init"_s)) {
-        const QString init = p.value(u"init"_s);
-        if (init == u"random")
-            m.init = InitKind::Random;
-        else if (init == u"nndsvd")
-            m.init = InitKind::Nndsvd;
-        else if (init == u"nmf")
-            m.init = InitKind::Nmf;
-        else if (init == u"kmeans")
-            m.init = InitKind::KMeans;
-        else
-            return fail(u"--init must be random, nndsvd, nmf or kmeans, got '%1'"_s.arg(init));
+        const Result<InitKind> init = readChoice(p, u"init"_s, kInitChoices);
+        if (!init)
+            return Error { init.error() };
+        m.init = *init;
         m.initSet = true;
     }
     if (p.isSet(u"labeled-fraction"_s) && p.isSet(u"labeled-per-class"_s))
@@ -511,15 +494,10 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     else
         return fail(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
 
-    const QString normalize = p.value(u"normalize"_s);
-    if (normalize == u"auto")
-        o.normalize = Normalize::Auto;
-    else if (normalize == u"none")
-        o.normalize = Normalize::None;
-    else if (normalize == u"l2")
-        o.normalize = Normalize::L2;
-    else
-        return fail(u"--normalize must be auto, none or l2, got '%1'"_s.arg(normalize));
+    const Result<Normalize> normalize = readChoice(p, u"normalize"_s, kNormalizeChoices);
+    if (!normalize)
+        return Error { normalize.error() };
+    o.normalize = *normalize;
     const MethodInfo* info = findMethod(o.run.method);
     o.dataset.prepare.l2Normalize
         = o.normalize == Normalize::L2 || (o.normalize == Normalize::Auto && info->cfFamily);

@@ -266,15 +266,10 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
     e.evaluate = evaluate == u"unlabeled" ? EvaluateOn::Unlabeled : EvaluateOn::All;
     if (e.evaluate == EvaluateOn::Unlabeled && !e.semiSupervised())
         return fail(u"--evaluate unlabeled needs --labeled-fraction or --labeled-per-class"_s);
-    const QString normalize = p.value(u"normalize"_s);
-    if (normalize == u"auto")
-        o.normalize = Normalize::Auto;
-    else if (normalize == u"none")
-        o.normalize = Normalize::None;
-    else if (normalize == u"l2")
-        o.normalize = Normalize::L2;
-    else
-        return fail(u"--normalize must be auto, none or l2, got '%1'"_s.arg(normalize));
+    const Result<Normalize> normalize = readChoice(p, u"normalize"_s, kNormalizeChoices);
+    if (!normalize)
+        return Error { normalize.error() };
+    o.normalize = *normalize;
     if (p.isSet(u"param"_s))
         if (const Result<bool> r = readParameter(p.value(u"param"_s), e); !r)
             return Error { r.error() };

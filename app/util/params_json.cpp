@@ -1,52 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/params_json.h"
 
+#include "util/choices.h"
+
 namespace facet {
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString weightName(GraphWeight w)
-{
-    switch (w) {
-    case GraphWeight::Heat:
-        return u"heat"_s;
-    case GraphWeight::Cosine:
-        return u"cosine"_s;
-    case GraphWeight::Binary:
-        break;
-    }
-    return u"binary"_s;
-}
-
-QString kernelName(KernelKind k)
-{
-    switch (k) {
-    case KernelKind::Polynomial:
-        return u"poly"_s;
-    case KernelKind::Gaussian:
-        return u"gauss"_s;
-    case KernelKind::Linear:
-        break;
-    }
-    return u"linear"_s;
-}
-
-QString initName(InitKind k)
-{
-    switch (k) {
-    case InitKind::Nndsvd:
-        return u"nndsvd"_s;
-    case InitKind::Nmf:
-        return u"nmf"_s;
-    case InitKind::KMeans:
-        return u"kmeans"_s;
-    case InitKind::Random:
-        break;
-    }
-    return u"random"_s;
-}
 
 QJsonValue optional(const std::optional<double>& v)
 {
@@ -68,17 +29,17 @@ QJsonObject runParamsToJson(const RunOptions& o)
         { u"cosine"_s, o.cluster.cosine },
         { u"kmeans-replicates"_s, o.cluster.replicates },
         { u"clusters"_s, o.clusters },
-        { u"init"_s, m.initSet ? initName(m.init) : u"default"_s },
+        { u"init"_s, m.initSet ? choiceName(kInitChoices, m.init) : u"default"_s },
         { u"lambda"_s, optional(m.lambda) },
         { u"p"_s, m.p },
-        { u"weight"_s, weightName(m.weight) },
+        { u"weight"_s, choiceName(kGraphWeightChoices, m.weight) },
         { u"heat-t"_s, optional(m.heatT) },
         { u"beta"_s, m.beta },
         { u"mu"_s, m.mu },
         { u"outer-iterations"_s, m.outerIterations },
         { u"inner-steps"_s, m.innerSteps },
         { u"paper-variant"_s, m.paperVariant },
-        { u"kernel"_s, kernelName(m.kernel) },
+        { u"kernel"_s, choiceName(kKernelChoices, m.kernel) },
         { u"degree"_s, m.degree },
         { u"offset"_s, m.offset },
         { u"sigma"_s, optional(m.sigma) },
