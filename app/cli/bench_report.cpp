@@ -83,6 +83,9 @@ Result<BenchInput> loadBenchInput(const QString& spec)
     DatasetRequest request;
     const Alias* alias = findAlias(spec);
     request.spec = alias ? QDir(dataDir()).filePath(QLatin1StringView(alias->file)) : spec;
+    if (alias && !QFileInfo::exists(request.spec))
+        return Error { u"%1: %2 not found (set FACET_DATA_DIR to the folder of the public data "
+                       "sets; default ../shared/data)"_s.arg(input.name, request.spec) };
     request.prepare = PrepareOptions { true, false };
     Result<Dataset> loaded = loadDataset(request);
     if (!loaded)

@@ -61,13 +61,14 @@ Terms cfTerms(double m, double n, double k, bool explicitKernel)
     return t;
 }
 
-// The graph term lambda Tr(V^T L V) (methods/lccf.cpp, gnmf.cpp): in the V rule D V (nk),
-// S V (2 nnz k), two scalings (2nk), two sums into P and N (2nk); in O, S V again (2 nnz k),
-// D V (nk) and two weighted sums (4nk): 4 nnz k + 10nk, S read twice, 20 n x k passes.
+// The graph term lambda Tr(V^T L V) (methods/lccf.cpp, gnmf.cpp). V rule: D V (nk), S V
+// (2 nnz k), two scalings by lambda (2nk), the sums into P and N (2nk); 16 n x k passes. O
+// (graphRegularizerValue): V^T copied (2 passes), then per stored s_ij the k-vector
+// |v_i - v_j|^2 (3k) and per sample |v_i|^2 (2k). Total 5 nnz k + 7nk, S read twice.
 void addGraphTerm(Terms& t, double n, double k, double nnz, double scalarBytes, double& sparseBytes)
 {
-    t.flops += 4 * nnz * k + 10 * n * k;
-    t.nk += 20;
+    t.flops += 5 * nnz * k + 7 * n * k;
+    t.nk += 18;
     sparseBytes += 2 * nnz * (scalarBytes + kSparseIndexBytes);
 }
 

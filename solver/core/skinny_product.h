@@ -9,19 +9,34 @@ namespace facet {
 // X M and X^T M with X m x n large and M of few columns (methods/nmf.cpp, core/gram.cpp). Eigen's
 // general GEMM packs X into panels before multiplying; with k = 10 each packed value then feeds
 // only 10 multiply-adds, so packing costs as much as the arithmetic, and its threads synchronize
-// per panel: both products ran at a fifth to a third of the 2-core GEMM peak (issue 7,
+// per panel: both products ran at a fifth to a half of the 2-core GEMM peak (issue 7,
 // bench/RESULTS.md). These kernels read X once, in place, in the order it is stored, with one
-// OpenMP parallel region over Eigen::nbThreads() threads. Measured on 2 cores at k = 10:
-// 89-117 GFLOP/s for X M against Eigen's 35-38 (20,000 x 784, 4,000 x 1024, 70,000 x 784), 77-99
-// against 20-30 for X^T M. From k ~ 32 on Eigen's blocked GEMM is as fast, so larger k, like tiny
-// sizes, goes to Eigen. The result is the same for the same thread count (fixed split and
-// summation order), so a seed still reproduces its factors.
-inline constexpr Eigen::Index kSkinnyMaxRank = 24;
+// OpenMP parallel region over Eigen::nbThreads() threads. Measured on 2 idle cores (Eigen's
+// 1536^3 GEMM: ~180 GFLOP/s): X M at 110-206 GFLOP/s against Eigen's 35-125, X^T M at 110-194
+// against 20-118 (ORL k = 40 and 64, COIL-20 k = 20 and 64, 20,000 x 784 k = 10 and 50). Larger
+// k, like tiny sizes, goes to Eigen. The result is the same for the same thread count (fixed
+// split and summation order), so a seed still reproduces its factors.
+inline constexpr Eigen::Index kSkinnyMaxRank = 64;
 
 // out = X M: X m x n, M n x k, out m x k.
 void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 
 // out = X^T M: X m x n, M m x k, out n x k.
 void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out);
+
+// The same as values, for the small products of the update rules (U^T U, U (V^T V), ...), where
+// Eigen's per-product thread start-up cost as much as the arithmetic on ORL-sized sets.
+inline Matrix skinnyProduct(MatrixCRef X, const Matrix& M)
+{
+    Matrix out;
+    multiplySkinny(X, M, out);
+    return out;
+}
+inline Matrix skinnyTransposedProduct(MatrixCRef X, const Matrix& M)
+{
+    Matrix out;
+    multiplyTransposedSkinny(X, M, out);
+    return out;
+}
 
 } // namespace facet

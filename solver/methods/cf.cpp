@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/cf.h"
 
+#include "core/skinny_product.h"
 #include "core/update.h"
 
 #include <cmath>
@@ -47,7 +48,7 @@ void Cf::initializeFrom(Matrix W, Matrix V)
 void Cf::refreshCache()
 {
     m_KW = m_gram->times(m_W);
-    m_WtKW.noalias() = m_W.transpose() * m_KW;
+    m_WtKW = skinnyTransposedProduct(m_W, m_KW);
     if (explicitSplit()) {
         m_KpW.noalias() = m_settings.generalForm->plus() * m_W;
         m_KmW.noalias() = m_settings.generalForm->minus() * m_W;
@@ -65,8 +66,8 @@ void Cf::normalize()
 
 Cf::RuleParts Cf::wParts() const
 {
-    const Matrix VtV = m_V.transpose() * m_V;
-    RuleParts parts { m_gram->times(m_V), kPlusW() * VtV, {} };
+    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
+    RuleParts parts { m_gram->times(m_V), skinnyProduct(kPlusW(), VtV), {} };
     if (explicitSplit())
         parts.minus.noalias() = m_KmW * VtV;
     return parts;
@@ -78,7 +79,7 @@ Cf::RuleParts Cf::wParts() const
 // in the numerator, i.e. in `linear`); the two coincide for lambda = 0.
 Cf::RuleParts Cf::vParts() const
 {
-    RuleParts parts { m_KW, m_V * wtKPlusW(), {} };
+    RuleParts parts { m_KW, skinnyProduct(m_V, wtKPlusW()), {} };
     if (explicitSplit())
         parts.minus.noalias() = m_V * m_WtKmW;
     // The graph term's negative part lambda S V joins the linear term, not Q- as METHODS.md 1.4
@@ -136,7 +137,7 @@ void Cf::step()
 double Cf::reconstructionObjective() const
 {
     // Tr(K) - 2 Tr(V^T K W) + Tr(V W^T K W V^T), with Tr(V A V^T) = sum(A o V^T V).
-    const Matrix VtV = m_V.transpose() * m_V;
+    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
     const double value = m_gram->trace() - 2.0 * double((m_V.array() * m_KW.array()).sum())
         + double((m_WtKW.array() * VtV.array()).sum());
     return std::max(value, 0.0);

@@ -22,7 +22,7 @@ Nmf::Regularizer Gnmf::vRegularizer() const
     const Scalar lambda = Scalar(m_lambda);
     Regularizer r;
     r.plus = lambda * (m_graph->degree.asDiagonal() * m_V);
-    r.minus = lambda * graphTimes(*m_graph, m_V);
+    r.minus = lambda * (m_graph->S * m_V);
     return r;
 }
 

@@ -40,7 +40,4 @@ void requireGraphRegularizer(
 // lambda Tr(V^T L V) = lambda (sum(V o (D V)) - sum(V o (S V))), V n x k.
 double graphRegularizerValue(const Graph& graph, const Matrix& V, double lambda);
 
-// S V for the graph's symmetric S (n x n) and V (n x k), over the OpenMP threads.
-Matrix graphTimes(const Graph& graph, const Matrix& V);
-
 } // namespace facet

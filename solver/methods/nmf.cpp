@@ -33,7 +33,7 @@ void Nmf::initializeFrom(Matrix U, Matrix V)
 void Nmf::refreshCache()
 {
     multiplyTransposedSkinny(m_X, m_U, m_XtU); // X^T U, the 2mnk half of the V rule
-    m_UtU.noalias() = m_U.transpose() * m_U;
+    m_UtU = skinnyTransposedProduct(m_U, m_U);
 }
 
 UpdateTerms Nmf::updateTerms(int factor) const
@@ -41,11 +41,11 @@ UpdateTerms Nmf::updateTerms(int factor) const
     if (factor == 0) { // U <- U o (X V) / (U V^T V)
         UpdateTerms t;
         multiplySkinny(m_X, m_V, t.numerator);
-        t.denominator.noalias() = m_U * (m_V.transpose() * m_V);
+        t.denominator = skinnyProduct(m_U, skinnyTransposedProduct(m_V, m_V));
         return t;
     }
     // V <- V o (X^T U) / (V U^T U)
-    UpdateTerms t { m_XtU, m_V * m_UtU };
+    UpdateTerms t { m_XtU, skinnyProduct(m_V, m_UtU) };
     const Regularizer r = vRegularizer();
     if (r.minus.size() > 0)
         t.numerator += r.minus;
@@ -67,7 +67,7 @@ double Nmf::objective() const
 {
     // ||X - U V^T||^2 = ||X||^2 - 2 Tr(V^T X^T U) + Tr(U^T U V^T V): O((m + n) k^2) from the
     // cached X^T U instead of another m n k product.
-    const Matrix VtV = m_V.transpose() * m_V;
+    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
     const double value = m_xNorm2 - 2.0 * double((m_V.array() * m_XtU.array()).sum())
         + double((m_UtU.array() * VtV.array()).sum());
     return std::max(value, 0.0) + regularizerObjective();

@@ -23,6 +23,7 @@ private slots:
         QTest::newRow("row tail") << 77 << 515 << 2;
         QTest::newRow("one thread") << 101 << 903 << 1;
         QTest::newRow("tall") << 1030 << 300 << 2;
+        QTest::newRow("few columns") << 3000 << 9 << 2;
         QTest::newRow("tiny (Eigen)") << 5 << 7 << 2;
     }
     void matchesEigen()
@@ -34,7 +35,7 @@ private slots:
         Eigen::setNbThreads(threads);
         Rng rng(7);
         const Matrix X = rng.uniformMatrix(m, n);
-        for (const int k : { 1, 3, 4, 5, 10, 16, 17, 24, 25, 40 }) {
+        for (const int k : { 1, 3, 4, 5, 10, 13, 16, 24, 25, 40, 41, 64, 65 }) {
             const Matrix V = rng.uniformMatrix(n, k);
             const Matrix U = rng.uniformMatrix(m, k);
             Matrix P, Q;
