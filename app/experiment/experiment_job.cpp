@@ -23,13 +23,7 @@ ExperimentJob::ExperimentJob(QObject* parent)
 
 void ExperimentJob::submit(ExperimentRequest request)
 {
-    std::stop_token token;
-    {
-        std::lock_guard lock(m_stopMutex);
-        m_stop.request_stop();
-        m_stop = std::stop_source();
-        token = m_stop.get_token();
-    }
+    const std::stop_token token = m_stop.renew();
     QMetaObject::invokeMethod(
         this, [this, request = std::move(request), token] { run(request, token); },
         Qt::QueuedConnection);
@@ -37,8 +31,7 @@ void ExperimentJob::submit(ExperimentRequest request)
 
 void ExperimentJob::cancel()
 {
-    std::lock_guard lock(m_stopMutex);
-    m_stop.request_stop();
+    m_stop.cancel();
 }
 
 void ExperimentJob::run(const ExperimentRequest& request, std::stop_token stop)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "experiment/experiment_data.h"
+#include "jobs/superseding_stop.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -49,8 +50,7 @@ Q_SIGNALS:
 private:
     void run(const ExperimentRequest& request, std::stop_token stop);
 
-    std::mutex m_stopMutex; // m_stop is replaced by submit() and read by cancel(), any thread
-    std::stop_source m_stop;
+    SupersedingStop m_stop;
 };
 
 // Registers the signal argument types for queued connections; idempotent.

@@ -25,13 +25,7 @@ SolveJob::SolveJob(QObject* parent)
 
 void SolveJob::submit(SolveRequest request)
 {
-    std::stop_token token;
-    {
-        std::lock_guard lock(m_stopMutex);
-        m_stop.request_stop();
-        m_stop = std::stop_source();
-        token = m_stop.get_token();
-    }
+    const std::stop_token token = m_stop.renew();
     QMetaObject::invokeMethod(
         this, [this, request = std::move(request), token] { run(request, token); },
         Qt::QueuedConnection);
@@ -39,8 +33,7 @@ void SolveJob::submit(SolveRequest request)
 
 void SolveJob::cancel()
 {
-    std::lock_guard lock(m_stopMutex);
-    m_stop.request_stop();
+    m_stop.cancel();
 }
 
 void SolveJob::run(const SolveRequest& request, std::stop_token stop)

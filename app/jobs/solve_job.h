@@ -3,6 +3,7 @@
 
 #include "data/dataset.h"
 #include "experiment/run.h"
+#include "jobs/superseding_stop.h"
 
 #include <QList>
 #include <QMetaType>
@@ -54,8 +55,7 @@ Q_SIGNALS:
 private:
     void run(const SolveRequest& request, std::stop_token stop);
 
-    std::mutex m_stopMutex; // m_stop is replaced by submit() and read by cancel(), any thread
-    std::stop_source m_stop;
+    SupersedingStop m_stop;
 };
 
 // Registers the signal argument types for queued connections; idempotent.
