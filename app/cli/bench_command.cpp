@@ -4,6 +4,7 @@
 #include "bench/knn_recall.h"
 #include "cli/bench_process_memory.h"
 #include "cli/bench_report.h"
+#include "cli/cli_option_readers.h"
 #include "cli/commands.h"
 #include "util/atomic_write.h"
 
@@ -52,17 +53,6 @@ void normalizeColumns(Matrix& X)
 }
 
 } // namespace
-
-Result<KnnSearch> knnSearchValue(const QString& text)
-{
-    if (text == u"auto")
-        return KnnSearch::Auto;
-    if (text == u"exact")
-        return KnnSearch::Exact;
-    if (text == u"approx")
-        return KnnSearch::Approximate;
-    return Error { u"--knn must be exact, approx or auto, got '%1'"_s.arg(text) };
-}
 
 void addBenchOptions(QCommandLineParser& p)
 {
@@ -123,7 +113,7 @@ Result<bool> readBenchOptions(const QCommandLineParser& p, CliOptions& o)
     b.run.warmupIterations = *warmup;
     b.run.seed = std::uint64_t(*seed);
     o.threads = *threads;
-    const Result<KnnSearch> knn = knnSearchValue(p.value(u"knn"_s));
+    const Result<KnnSearch> knn = readChoice(p, u"knn"_s, kKnnSearchChoices);
     if (!knn)
         return Error { knn.error() };
     b.run.knn = *knn;

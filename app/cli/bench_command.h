@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/cli_options.h"
+#include "util/choices.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>
@@ -17,8 +18,12 @@ void addBenchOptions(QCommandLineParser& parser);
 Result<bool> readBenchOptions(const QCommandLineParser& parser, CliOptions& options);
 QString benchUsage();
 
-// "exact", "approx" or "auto" (the --knn flag of run and bench).
-Result<KnnSearch> knnSearchValue(const QString& text);
+// The --knn flag of run, sweep and bench.
+inline constexpr std::array<Choice<KnnSearch>, 3> kKnnSearchChoices { {
+    { u"auto", KnnSearch::Auto },
+    { u"exact", KnnSearch::Exact },
+    { u"approx", KnnSearch::Approximate },
+} };
 
 int runBench(const CliOptions& options, QTextStream& out, QTextStream& err);
 

@@ -3,6 +3,7 @@
 
 #include "bench/bench_wire.h"
 #include "bench/lowrank_data.h"
+#include "cli/bench_command.h"
 #include "data/dataset_source.h"
 
 #include <Eigen/Core>
@@ -167,9 +168,7 @@ Result<FloatBenchOutput> runFloatBench(const std::vector<BenchInput>& inputs,
               << QString::number(options.repeats) << u"--warmup"_s
               << QString::number(options.warmupIterations) << u"--seed"_s
               << QString::number(options.seed) << u"--knn"_s
-              << (options.knn == KnnSearch::Exact                ? u"exact"_s
-                         : options.knn == KnnSearch::Approximate ? u"approx"_s
-                                                                 : u"auto"_s);
+              << choiceName(kKnnSearchChoices, options.knn);
     if (!ranks.isEmpty())
         arguments << u"--ranks"_s << ranks.join(u',');
     if (threads > 0)

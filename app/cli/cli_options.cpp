@@ -118,7 +118,7 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
     if (!weight)
         return Error { weight.error() };
     m.weight = *weight;
-    const Result<KnnSearch> knn = knnSearchValue(p.value(u"knn"_s));
+    const Result<KnnSearch> knn = readChoice(p, u"knn"_s, kKnnSearchChoices);
     if (!knn)
         return Error { knn.error() };
     m.knnSearch = *knn;
