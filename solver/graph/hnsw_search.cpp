@@ -62,30 +62,26 @@ NeighborTable approximateNeighborTable(MatrixCRef X, int count, const HnswParame
     NeighborTable table;
     table.index.resize(count, n);
     table.squaredDistance.resize(count, n);
-    // hnswlib copies each point into its own storage, so one float column per thread is all the
-    // conversion needs (never a float copy of X).
-    FloatVector first = X.col(0).cast<float>();
-    index.addPoint(first.data(), 0); // the entry point, before the concurrent inserts
+    // Points go in one at a time, in sample order: hnswlib can insert from several threads, but
+    // the graph it builds then depends on their timing, and a seed must reproduce its factors
+    // (ARCHITECTURE.md). The queries below run in parallel on the finished, read-only index.
+    // hnswlib copies each point into its own storage, so one float column is all the conversion
+    // needs (never a float copy of X).
+    FloatVector column(m);
+    for (Index i = 0; i < n; ++i) {
+        column = X.col(i).cast<float>();
+        index.addPoint(column.data(), static_cast<hnswlib::labeltype>(i));
+    }
     std::exception_ptr failure;
 #pragma omp parallel
     {
-        FloatVector column(m);
+        FloatVector query(m);
         std::vector<Candidate> list;
-#pragma omp for schedule(dynamic, 64)
-        for (Index i = 1; i < n; ++i) {
-            try {
-                column = X.col(i).cast<float>();
-                index.addPoint(column.data(), static_cast<hnswlib::labeltype>(i));
-            } catch (...) {
-#pragma omp critical
-                failure = std::current_exception();
-            }
-        }
 #pragma omp for schedule(dynamic, 64)
         for (Index i = 0; i < n; ++i) {
             try {
-                column = X.col(i).cast<float>();
-                auto hits = index.searchKnn(column.data(), static_cast<std::size_t>(count + 1));
+                query = X.col(i).cast<float>();
+                auto hits = index.searchKnn(query.data(), static_cast<std::size_t>(count + 1));
                 list.clear();
                 for (; !hits.empty(); hits.pop())
                     list.emplace_back(Scalar(hits.top().first), Index(hits.top().second));

@@ -20,8 +20,9 @@ struct HnswParameters {
 
 // The `count` approximate nearest neighbours of every column of X (m x n) by Euclidean distance,
 // self excluded, in the layout of nearestNeighborTable(). The index holds the columns in single
-// precision (hnswlib's L2 space is float), built with both cores; the distances of the
-// neighbours found are then recomputed in Scalar from the difference and the list is ordered by
+// precision (hnswlib's L2 space is float), built on one thread in sample order so that the same
+// data and seed give the same table, then queried on all threads; the distances of the
+// neighbours found are recomputed in Scalar from the difference and the list is ordered by
 // (distance, index), so everything after the search matches the exact table's conventions.
 // Cost ~ n log n distance evaluations instead of the exact n^2; memory ~ n (4 m + 8 links)
 // bytes for the index, freed on return. Throws std::invalid_argument unless

@@ -42,6 +42,8 @@ private slots:
         const double recall = neighborRecall(approximate, exact);
         QVERIFY2(recall >= 0.95, qPrintable(QStringLiteral("recall %1").arg(recall)));
         QCOMPARE(neighborRecall(exact, exact), 1.0);
+        // Same data, same seed: the same table (the index is built in sample order).
+        QVERIFY(approximateNeighborTable(X, p).index == approximate.index);
         for (Index i = 0; i < X.cols(); ++i) {
             for (Index h = 0; h < p; ++h) {
                 const Index j = approximate.index(h, i);
