@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobs/solve_job.h"
 
+#include "experiment/sweep_runner.h"
+
 #include <QElapsedTimer>
 #include <QMetaObject>
 
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -75,6 +78,12 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
         if (!request.data)
             throw std::invalid_argument("no dataset is loaded");
         const Dataset& data = *request.data;
+        std::optional<EigenSingleThread> eigen;
+        std::optional<OmpSingleThread> omp;
+        if (request.singleInnerThread) {
+            eigen.emplace();
+            omp.emplace();
+        }
         RunResult result = runAndCluster(data.X, data.labels, request.options, control);
         flush();
         Q_EMIT finished(runId, result);

@@ -22,6 +22,9 @@ struct SolveRequest {
     quint64 runId = 0;
     std::shared_ptr<const Dataset> data;
     RunOptions options;
+    // One inner thread (Eigen and OpenMP), as every experiment cell runs: a trial re-opened from
+    // an experiment then repeats the cell's numbers bit for bit.
+    bool singleInnerThread = false;
 };
 
 // Runs runAndCluster() on whatever thread it lives on (the owner moves it to its own QThread and

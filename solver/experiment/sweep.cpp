@@ -62,7 +62,56 @@ bool better(const SubrunScore& a, const SubrunScore& b, SubrunSelection selectio
     return a.objective < b.objective;
 }
 
+// What a cell draws before any sub-run: its classes, their samples and the labelled subset.
+struct DrawnCell {
+    std::vector<int> classes;
+    Subset subset;
+    std::vector<int> known; // empty without the semi-supervised protocol
+};
+
+DrawnCell drawCell(const ExperimentData& data, const ExperimentOptions& options,
+    const ExperimentCell& cell, int classCount)
+{
+    DrawnCell drawn;
+    const std::uint64_t seed = trialSeed(options.seed, cell.clusters, cell.trial);
+    drawn.classes = drawClasses(classCount, cell.clusters, deriveSeed(seed, kClassDrawStream));
+    drawn.subset = takeClasses(data, drawn.classes);
+    if (options.semiSupervised())
+        drawn.known = chooseLabeledSubset(drawn.subset.truth,
+            { options.labeledFraction, options.labeledPerClass,
+                deriveSeed(seed, kLabeledSubsetStream) });
+    return drawn;
+}
+
+void requireLabelled(const ExperimentData& data)
+{
+    if (data.labels.empty() || Eigen::Index(data.labels.size()) != data.X.cols())
+        throw std::invalid_argument("an experiment needs one class label per sample");
+    if (*std::min_element(data.labels.begin(), data.labels.end()) < 0)
+        throw std::invalid_argument("an experiment needs every sample labelled");
+}
+
 } // namespace
+
+CellReplay replayCell(const ExperimentData& data, const ExperimentOptions& options,
+    const ExperimentCell& cell, int subrun)
+{
+    requireLabelled(data);
+    if (subrun < 0 || subrun >= options.subruns)
+        throw std::invalid_argument("sub-run " + std::to_string(subrun) + " does not exist (0.."
+            + std::to_string(options.subruns - 1) + ")");
+    const int classCount = *std::max_element(data.labels.begin(), data.labels.end()) + 1;
+    DrawnCell drawn = drawCell(data, options, cell, classCount);
+    CellReplay replay;
+    replay.classes = std::move(drawn.classes);
+    replay.X = std::move(drawn.subset.X);
+    replay.truth = std::move(drawn.subset.truth);
+    replay.run = cellRunOptions(options, cell, subrun);
+    const MethodInfo* info = findMethod(cell.method);
+    if (info && info->semiSupervised && !drawn.known.empty())
+        replay.run.params.knownLabels = std::move(drawn.known);
+    return replay;
+}
 
 RunOptions cellRunOptions(const ExperimentOptions& options, const ExperimentCell& cell, int subrun)
 {
@@ -106,10 +155,7 @@ RunOptions cellRunOptions(const ExperimentOptions& options, const ExperimentCell
 std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentOptions& options,
     const ExperimentCell& cell, std::stop_token stop)
 {
-    if (data.labels.empty() || Eigen::Index(data.labels.size()) != data.X.cols())
-        throw std::invalid_argument("an experiment needs one class label per sample");
-    if (*std::min_element(data.labels.begin(), data.labels.end()) < 0)
-        throw std::invalid_argument("an experiment needs every sample labelled");
+    requireLabelled(data);
     const int classCount = *std::max_element(data.labels.begin(), data.labels.end()) + 1;
     if (cell.parameterIndex < 0 || cell.parameterIndex >= options.parameterCount())
         throw std::invalid_argument("parameter index out of range");
@@ -123,16 +169,11 @@ std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentO
         ? options.parameterValues[std::size_t(cell.parameterIndex)]
         : std::numeric_limits<double>::quiet_NaN();
     result.seed = trialSeed(options.seed, cell.clusters, cell.trial);
-    result.classes
-        = drawClasses(classCount, cell.clusters, deriveSeed(result.seed, kClassDrawStream));
-    const Subset subset = takeClasses(data, result.classes);
+    DrawnCell drawn = drawCell(data, options, cell, classCount);
+    result.classes = drawn.classes;
+    const Subset& subset = drawn.subset;
     result.samples = int(subset.truth.size());
-
-    std::vector<int> known;
-    if (options.semiSupervised())
-        known = chooseLabeledSubset(subset.truth,
-            { options.labeledFraction, options.labeledPerClass,
-                deriveSeed(result.seed, kLabeledSubsetStream) });
+    const std::vector<int>& known = drawn.known;
     result.labeled = int(std::count_if(known.begin(), known.end(), [](int l) { return l >= 0; }));
     std::vector<std::size_t> evaluated;
     for (std::size_t i = 0; i < subset.truth.size(); ++i)

@@ -52,6 +52,20 @@ struct ExperimentData {
 std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentOptions& options,
     const ExperimentCell& cell, std::stop_token stop = {});
 
+// Sub-run `subrun` of a cell, set up to run again on its own (the explorer's "open this trial"):
+// the drawn classes' samples, relabelled 0..c-1 in the order of `classes`, and the exact options
+// runCell gives that sub-run, labelled subset included. runAndCluster(X, truth, run) repeats the
+// sub-run bit for bit under the same inner threading (AC/NMI then count every sample, also under
+// the protocol that evaluates on the unlabelled ones only).
+struct CellReplay {
+    Matrix X; // m x n_c
+    std::vector<int> truth;
+    std::vector<int> classes;
+    RunOptions run;
+};
+CellReplay replayCell(const ExperimentData& data, const ExperimentOptions& options,
+    const ExperimentCell& cell, int subrun);
+
 // The run options of sub-run `subrun` of `cell` (method, rank, c, seed and the swept
 // parameter applied to options.base), without the labelled subset.
 RunOptions cellRunOptions(const ExperimentOptions& options, const ExperimentCell& cell, int subrun);

@@ -195,6 +195,40 @@ private slots:
         const TrialResult n = *runCell({ X, labels }, o, { "nmf", 3, 0, 0 });
         QCOMPARE(n.evaluated, t.evaluated); // same subset for the unsupervised baseline
     }
+    void replayRepeatsTheKeptSubrun_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("labeledPerClass");
+        QTest::newRow("nmf") << QStringLiteral("nmf") << 0;
+        QTest::newRow("cnmf with labels") << QStringLiteral("cnmf") << 2;
+    }
+    void replayRepeatsTheKeptSubrun()
+    {
+        QFETCH(QString, method);
+        QFETCH(int, labeledPerClass);
+        std::vector<int> labels;
+        const Matrix X = planted(24, 6, 8, labels, 11);
+        ExperimentOptions o = smallExperiment();
+        o.methods = { method.toStdString() };
+        o.subruns = 3;
+        o.labeledPerClass = labeledPerClass;
+        o.base.driver.maxIter = 7; // short sub-runs differ, so the kept one is a real choice
+        const ExperimentCell cell { method.toStdString(), 4, 2, 0 };
+        const TrialResult trial = *runCell({ X, labels }, o, cell);
+        const CellReplay replay = replayCell({ X, labels }, o, cell, trial.subrun);
+        QCOMPARE(replay.classes, trial.classes);
+        QCOMPARE(int(replay.truth.size()), trial.samples);
+        QCOMPARE(int(replay.X.cols()), trial.samples);
+        QCOMPARE(int(std::count_if(replay.run.params.knownLabels.begin(),
+                     replay.run.params.knownLabels.end(), [](int l) { return l >= 0; })),
+            trial.labeled);
+        const RunResult again = runAndCluster(replay.X, replay.truth, replay.run);
+        QCOMPARE(again.factorization.history.back(), trial.objective); // bit for bit
+        QCOMPARE(again.factorization.iterations, trial.iterations);
+        QCOMPARE(*again.ac, trial.ac);
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, replayCell({ X, labels }, o, cell, o.subruns));
+    }
     void parameterSweepAppliesTheValue()
     {
         ExperimentOptions o = smallExperiment();

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset.h"
+#include "experiment/experiment_data.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace facet {
+
+// A finished experiment cell set up as a single run for the explorer: the drawn classes' samples
+// as a dataset of their own (images, class names), and the exact options of the kept sub-run.
+// Run with one inner thread (as cells run), it gives the cell's factors bit for bit.
+struct TrialRun {
+    std::shared_ptr<const Dataset> data;
+    RunOptions options;
+    QString title; // "Yale_32x32: lcf, c = 5, trial 3"
+};
+
+// Throws std::invalid_argument when the trial does not belong to the experiment.
+TrialRun makeTrialRun(
+    const ExperimentDataset& data, const ExperimentOptions& options, const TrialResult& trial);
+
+} // namespace facet
