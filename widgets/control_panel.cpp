@@ -5,6 +5,7 @@
 #include "methods/registry.h"
 #include "parameter_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -35,6 +36,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     , m_run(new QPushButton(tr("Run")))
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_progress(new QProgressBar)
+    , m_autoRerun(new QCheckBox(tr("&Auto re-run on every change")))
     , m_result(new QLabel)
 {
     m_dataset->setObjectName(QStringLiteral("datasetSummary"));
@@ -117,6 +119,9 @@ ControlPanel::ControlPanel(QWidget* parent)
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
+    m_autoRerun->setObjectName(QStringLiteral("autoRerunCheck"));
+    m_autoRerun->setToolTip(tr("Cancel the running job and start a new one shortly after any "
+                               "option changes, so the views follow the sliders"));
 
     auto* resultBox = new QGroupBox(tr("Last run"));
     (new QVBoxLayout(resultBox))->addWidget(m_result);
@@ -126,12 +131,27 @@ ControlPanel::ControlPanel(QWidget* parent)
     layout->addWidget(methodBox);
     layout->addWidget(parameterBox);
     layout->addLayout(buttons);
+    layout->addWidget(m_autoRerun);
     layout->addWidget(resultBox);
     layout->addStretch(1);
 
     connect(m_run, &QPushButton::clicked, this, &ControlPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ControlPanel::cancelRequested);
     connect(m_method, &QComboBox::currentIndexChanged, this, &ControlPanel::onMethodChanged);
+    const auto note = [this] {
+        if (!m_restoring)
+            Q_EMIT optionsChanged();
+    };
+    connect(m_method, &QComboBox::currentIndexChanged, this, note);
+    connect(m_rank, &QSpinBox::valueChanged, this, note);
+    connect(m_maxIter, &QSpinBox::valueChanged, this, note);
+    connect(m_tolerance, &QComboBox::currentIndexChanged, this, note);
+    connect(m_seed, &QSpinBox::valueChanged, this, note);
+    connect(m_params, &ParameterPanel::changed, this, note);
+    connect(m_autoRerun, &QCheckBox::toggled, this, [this](bool on) {
+        setState(m_running, m_canRun);
+        Q_EMIT autoRerunToggled(on);
+    });
     m_otherIterations = kDefaultOuterIterations;
     onMethodChanged();
     resetProgress();
@@ -235,12 +255,52 @@ RunOptions ControlPanel::runOptions() const
 
 void ControlPanel::setState(bool running, bool canRun)
 {
+    m_running = running;
+    m_canRun = canRun;
     m_run->setEnabled(!running && canRun);
     m_cancel->setEnabled(running);
+    const bool locked = running && !m_autoRerun->isChecked();
     for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_rank),
              static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance),
              static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_params) })
-        option->setEnabled(!running);
+        option->setEnabled(!locked);
+}
+
+bool ControlPanel::autoRerun() const
+{
+    return m_autoRerun->isChecked();
+}
+
+void ControlPanel::setAutoRerun(bool on)
+{
+    m_autoRerun->setChecked(on);
+}
+
+QVariantMap ControlPanel::snapshot() const
+{
+    return {
+        { QStringLiteral("method"), method() },
+        { QStringLiteral("rank"), rank() },
+        { QStringLiteral("maxIter"), iterationsFor(false) },
+        { QStringLiteral("outerIterations"), iterationsFor(true) },
+        { QStringLiteral("tol"), tolerance() },
+        { QStringLiteral("seed"), seed() },
+        { QStringLiteral("params"), m_params->currentValues() },
+    };
+}
+
+void ControlPanel::restoreSnapshot(const QVariantMap& snapshot)
+{
+    m_restoring = true;
+    setMethod(snapshot.value(QStringLiteral("method")).toString());
+    setRank(snapshot.value(QStringLiteral("rank")).toInt());
+    setIterationsFor(false, snapshot.value(QStringLiteral("maxIter")).toInt());
+    setIterationsFor(true, snapshot.value(QStringLiteral("outerIterations")).toInt());
+    setTolerance(snapshot.value(QStringLiteral("tol")).toDouble());
+    setSeed(snapshot.value(QStringLiteral("seed")).toInt());
+    m_params->setCurrentValues(snapshot.value(QStringLiteral("params")).toMap());
+    m_restoring = false;
+    Q_EMIT optionsChanged();
 }
 
 void ControlPanel::setProgress(int iteration, int maxIterations)
@@ -306,6 +366,7 @@ void ControlPanel::saveSettings(QSettings& settings) const
     settings.setValue(QStringLiteral("outerIterations"), iterationsFor(true));
     settings.setValue(QStringLiteral("tol"), tolerance());
     settings.setValue(QStringLiteral("seed"), seed());
+    settings.setValue(QStringLiteral("autoRerun"), autoRerun());
     m_params->saveSettings(settings);
     settings.endGroup();
 }
@@ -321,6 +382,7 @@ void ControlPanel::restoreSettings(QSettings& settings)
         true, settings.value(QStringLiteral("outerIterations"), kDefaultOuterIterations).toInt());
     setTolerance(settings.value(QStringLiteral("tol"), 1e-5).toDouble());
     setSeed(settings.value(QStringLiteral("seed"), 0).toInt());
+    setAutoRerun(settings.value(QStringLiteral("autoRerun"), false).toBool());
     settings.endGroup();
 }
 

@@ -4,8 +4,10 @@
 #include "experiment/run.h"
 
 #include <QString>
+#include <QVariantMap>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -41,6 +43,16 @@ public:
     void setSeed(int seed);
     RunOptions runOptions() const;
 
+    // Every option the panel shows (method, rank, limits, seed, the method's parameters), for
+    // undo; restoreSnapshot() emits optionsChanged() once.
+    QVariantMap snapshot() const;
+    void restoreSnapshot(const QVariantMap& snapshot);
+
+    // Auto re-run: options stay editable during a run, and the window re-runs on every change.
+    bool autoRerun() const;
+    void setAutoRerun(bool on);
+    QCheckBox* autoRerunCheck() const { return m_autoRerun; }
+
     // Whether the dataset has class labels (the semi-supervised methods need them); datasetName
     // empty: nothing is loaded.
     void setLabelsAvailable(bool available, const QString& datasetName);
@@ -49,7 +61,8 @@ public:
     void saveSettings(QSettings& settings) const;
     void restoreSettings(QSettings& settings);
 
-    // running: Run off, Cancel on, options locked. canRun: a dataset is loaded.
+    // running: Run off, Cancel on, options locked (unless auto re-run is on, where editing an
+    // option is how the user steers the run). canRun: a dataset is loaded.
     void setState(bool running, bool canRun);
     void setProgress(int iteration, int maxIterations);
     void resetProgress();
@@ -64,6 +77,9 @@ public:
 Q_SIGNALS:
     void runRequested();
     void cancelRequested();
+    // Any option changed by the user (or by restoreSnapshot()).
+    void optionsChanged();
+    void autoRerunToggled(bool on);
 
 private:
     void onMethodChanged();
@@ -82,7 +98,11 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
+    QCheckBox* m_autoRerun = nullptr;
     QLabel* m_result = nullptr;
+    bool m_running = false;
+    bool m_canRun = false;
+    bool m_restoring = false; // inside restoreSnapshot(): one optionsChanged() at its end
     // CF_OGL's limit counts outer iterations (30 by default), the others' plain ones (300): the
     // spin box shows the current kind, this holds the other.
     bool m_outerIterations = false;

@@ -4,6 +4,7 @@
 #include "data/dataset_source.h"
 #include "experiment/experiment_data.h"
 #include "experiment/summary.h"
+#include "experiment/trial_replay.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -13,6 +14,7 @@
 #include <vector>
 
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTableView;
@@ -53,12 +55,22 @@ public:
     ExperimentTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     ExperimentChart* chart(Metric metric) const;
+    // The menu of trials a click on a table cell pops up (null before the first click); its
+    // actions open the trial in the explorer.
+    QMenu* trialMenu() const { return m_trialMenu; }
+    // The finished trials behind a table cell, in trial order (none for the average row).
+    std::vector<TrialResult> trialsAt(const QModelIndex& index) const;
+    // Sets up the trial as a single run and emits trialRunRequested(); false (with the reason in
+    // the status line) when it cannot.
+    bool openTrial(const TrialResult& trial);
 
 Q_SIGNALS:
     void experimentStarted();
     // The run ended: every cell done, or stopped by Cancel (the finished cells stay).
     void experimentFinished(int finishedCells, bool stopped);
     void experimentFailed(const QString& message);
+    // "Open in explorer" on a trial: the main window shows and runs it.
+    void trialRunRequested(const facet::TrialRun& run);
 
 private:
     void submit();
@@ -69,6 +81,7 @@ private:
     void onFinished(quint64 runId, int finishedCells, bool stopped);
     void onFailed(quint64 runId, const QString& message);
     void onPrepared();
+    void showTrialMenu(const QModelIndex& index);
 
     std::shared_ptr<const Dataset> m_dataset;
     DatasetRequest m_request;
@@ -97,6 +110,7 @@ private:
     QPushButton* m_start;
     QPushButton* m_cancel;
     QPushButton* m_export;
+    QMenu* m_trialMenu = nullptr;
 };
 
 } // namespace facet

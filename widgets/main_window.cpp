@@ -9,6 +9,8 @@
 #include "dataset_inspector.h"
 #include "experiment_view.h"
 #include "jobs/solve_job.h"
+#include "parameter_history.h"
+#include "projection_view.h"
 #include "recent_files_menu.h"
 #include "run_summary.h"
 
@@ -17,11 +19,13 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
 #include <QThread>
+#include <QTimer>
 
 #include <cmath>
 
@@ -29,16 +33,31 @@ namespace facet {
 
 namespace {
 
-// The first local .mat file among the dragged URLs, or empty.
-QString droppedMatFile(const QMimeData* mime)
+// The first local file among the dragged URLs whose suffix is one of `suffixes`, or empty.
+QString droppedFile(const QMimeData* mime, const QStringList& suffixes)
 {
     if (!mime || !mime->hasUrls())
         return {};
     for (const QUrl& url : mime->urls())
         if (url.isLocalFile()
-            && url.toLocalFile().endsWith(QStringLiteral(".mat"), Qt::CaseInsensitive))
+            && suffixes.contains(QFileInfo(url.toLocalFile()).suffix(), Qt::CaseInsensitive))
             return url.toLocalFile();
     return {};
+}
+
+QString droppedMatFile(const QMimeData* mime)
+{
+    return droppedFile(mime, { QStringLiteral("mat") });
+}
+
+// Images a new sample can come from (what image_decode.h reads).
+QString droppedImageFile(const QMimeData* mime)
+{
+    return droppedFile(mime,
+        { QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
+            QStringLiteral("bmp"), QStringLiteral("pgm"), QStringLiteral("ppm"),
+            QStringLiteral("gif"), QStringLiteral("tif"), QStringLiteral("tiff"),
+            QStringLiteral("webp") });
 }
 
 } // namespace
@@ -54,7 +73,10 @@ MainWindow::MainWindow(QWidget* parent)
     , m_clusters(new ClusterView)
     , m_inspector(new DatasetInspector)
     , m_experiment(new ExperimentView)
+    , m_projection(new ProjectionView)
     , m_datasetStatus(new QLabel)
+    , m_jobStatus(new QLabel)
+    , m_rerunTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Facet"));
@@ -83,13 +105,24 @@ MainWindow::MainWindow(QWidget* parent)
         });
     connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRun);
     connect(m_controls, &ControlPanel::cancelRequested, this, &MainWindow::cancelRun);
+    m_rerunTimer->setSingleShot(true);
+    m_rerunTimer->setInterval(kAutoRerunDelayMs);
+    connect(m_rerunTimer, &QTimer::timeout, this, &MainWindow::restartRun);
+    connect(m_controls, &ControlPanel::optionsChanged, this, &MainWindow::onOptionsChanged);
+    connect(m_experiment, &ExperimentView::trialRunRequested, this, &MainWindow::openTrialRun);
+    connect(m_projection, &ProjectionView::failed, this,
+        [this](const QString& message) { showError(tr("Could not project the image"), message); });
 
     setCentralWidget(m_gallery);
     createDocks();
     createMenus();
+    m_jobStatus->setObjectName(QStringLiteral("jobStatus"));
+    statusBar()->addPermanentWidget(m_jobStatus);
     statusBar()->addPermanentWidget(m_datasetStatus);
     statusBar()->showMessage(tr("Open a dataset (File menu, or drop a .mat file here)."));
     readSettings();
+    // Undo starts from the options the user left last time, not from the built-in defaults.
+    m_history->reset();
     updateActions();
 }
 
@@ -132,17 +165,29 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (!droppedMatFile(event->mimeData()).isEmpty())
+    // A .mat file opens as the dataset; an image, once there is a basis, is projected onto it.
+    if (!droppedMatFile(event->mimeData()).isEmpty()
+        || (m_result && !droppedImageFile(event->mimeData()).isEmpty()))
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    const QString path = droppedMatFile(event->mimeData());
-    if (path.isEmpty())
-        return;
-    event->acceptProposedAction();
-    openDataset(path);
+    if (const QString mat = droppedMatFile(event->mimeData()); !mat.isEmpty()) {
+        event->acceptProposedAction();
+        openDataset(mat);
+    } else if (const QString image = droppedImageFile(event->mimeData());
+               !image.isEmpty() && m_result) {
+        event->acceptProposedAction();
+        projectImage(image);
+    }
+}
+
+void MainWindow::projectImage(const QString& path)
+{
+    m_projectionDock->show();
+    m_projectionDock->raise();
+    m_projection->projectFile(path);
 }
 
 void MainWindow::clearResult()
@@ -152,31 +197,57 @@ void MainWindow::clearResult()
     m_gallery->clear();
     m_plot->clear();
     m_clusters->clear();
+    m_projection->clear();
     m_controls->setResultSummary(tr("No run yet."));
     m_controls->resetProgress();
 }
 
 void MainWindow::startRun()
 {
+    if (m_running)
+        return;
+    submitRun();
+}
+
+void MainWindow::restartRun()
+{
+    m_rerunTimer->stop();
+    submitRun();
+}
+
+void MainWindow::onOptionsChanged()
+{
+    if (m_controls->autoRerun() && m_dataset && m_solveThread->isRunning())
+        m_rerunTimer->start(); // restarts the wait: a drag re-runs once it pauses
+}
+
+void MainWindow::submitRun()
+{
+    submitRun(m_controls->runOptions(), false);
+}
+
+void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread)
+{
     // After close the worker thread is gone (and its job deleted); nothing can run any more.
-    if (m_running || !m_solveThread->isRunning())
+    if (!m_solveThread->isRunning())
         return;
     if (!m_dataset) {
         statusBar()->showMessage(tr("Load a dataset first."));
         return;
     }
-    m_runOptions = m_controls->runOptions();
+    m_runOptions = options;
     m_running = true;
     const quint64 runId = ++m_runId;
     m_runClock.start();
     m_plot->beginRun(
         tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
     m_controls->setProgress(0, m_runOptions.driver.maxIter);
+    updateJobStatus(0);
     statusBar()->showMessage(tr("Running %1 with k = %2...")
                                  .arg(methodTitle(m_runOptions.method))
                                  .arg(m_runOptions.params.rank));
     updateActions();
-    m_solveJob->submit({ runId, m_dataset, m_runOptions });
+    m_solveJob->submit({ runId, m_dataset, m_runOptions, singleInnerThread });
     Q_EMIT runStarted(runId);
 }
 
@@ -194,6 +265,33 @@ void MainWindow::onProgress(quint64 runId, const QList<IterationReport>& reports
         return;
     m_plot->appendReports(reports);
     m_controls->setProgress(reports.back().iteration, m_runOptions.driver.maxIter);
+    updateJobStatus(reports.back().iteration);
+}
+
+void MainWindow::updateJobStatus(int iteration)
+{
+    if (!m_running) {
+        m_jobStatus->clear();
+        return;
+    }
+    const QString job
+        = tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank);
+    const int limit = m_runOptions.driver.maxIter;
+    if (iteration <= 0) {
+        m_jobStatus->setText(tr("%1: starting").arg(job));
+        return;
+    }
+    // Time per iteration so far, and the rest at that pace if the run goes to its limit (it may
+    // converge earlier: the ETA is an upper bound).
+    const double secondsPerIteration = m_runClock.elapsed() / 1000.0 / iteration;
+    const int remaining = int(std::lround(secondsPerIteration * std::max(0, limit - iteration)));
+    m_jobStatus->setText(tr("%1: iteration %2 / %3, %4 ms/it, ETA %5:%6")
+                             .arg(job)
+                             .arg(iteration)
+                             .arg(limit)
+                             .arg(secondsPerIteration * 1000.0, 0, 'f', 1)
+                             .arg(remaining / 60)
+                             .arg(remaining % 60, 2, 10, QLatin1Char('0')));
 }
 
 void MainWindow::onFinished(quint64 runId, const RunResult& result)
@@ -209,8 +307,11 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     m_plot->showHistory(
         f, tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
     m_clusters->setResult(*m_dataset, result);
+    m_projection->setContext(
+        m_dataset, m_request, std::make_shared<const RunResult>(result), m_runOptions);
     m_clustersDock->raise(); // the dataset panel shares its place; the new result comes first
     m_controls->setProgress(f.iterations, m_runOptions.driver.maxIter);
+    updateJobStatus(0);
     m_controls->setResultSummary(runSummaryHtml(result, m_runOptions));
     statusBar()->showMessage(runStatusLine(result, m_runOptions));
     updateActions();
@@ -231,6 +332,7 @@ void MainWindow::onFailed(quint64 runId, const QString& message)
     else
         m_plot->clear();
     m_controls->resetProgress();
+    updateJobStatus(0);
     updateActions();
     showError(tr("The run failed"), message);
     Q_EMIT runFailed(message);
@@ -291,6 +393,7 @@ void MainWindow::updateActions()
     m_runAction->setEnabled(!m_running && canRun);
     m_cancelAction->setEnabled(m_running);
     m_exportAction->setEnabled(m_result.has_value());
+    m_projectAction->setEnabled(m_result.has_value());
     m_preprocessAction->setEnabled(m_dataset != nullptr);
 }
 

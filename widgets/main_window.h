@@ -3,6 +3,7 @@
 
 #include "data/dataset.h"
 #include "experiment/run.h"
+#include "experiment/trial_replay.h"
 #include "jobs/dataset_open_job.h"
 
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@
 class QDockWidget;
 class QLabel;
 class QThread;
+class QTimer;
 
 namespace facet {
 
@@ -24,6 +26,8 @@ class ControlPanel;
 class ConvergencePlot;
 class DatasetInspector;
 class ExperimentView;
+class ParameterHistory;
+class ProjectionView;
 class PreprocessDialog;
 class RecentFilesMenu;
 class SolveJob;
@@ -47,8 +51,14 @@ public:
     const DatasetRequest& datasetRequest() const { return m_request; }
     // Opens the preprocessing dialog (window-modal, not blocking); Load opens its request.
     PreprocessDialog* showPreprocessing(const DatasetRequest& request);
+    // Starts a run with the panel's options unless one is running.
     void startRun();
+    // Starts a run with the panel's options; a running one is cancelled and its answers dropped.
+    void restartRun();
     void cancelRun();
+    // Shows a trial of the experiment view as the explorer's dataset and runs it with the cell's
+    // exact options (and one inner thread, so the numbers are the cell's).
+    void openTrialRun(const TrialRun& run);
     // Writes the current basis as a PNG mosaic; false (with the error shown) when it cannot.
     bool exportBasis(const QString& path);
 
@@ -70,6 +80,14 @@ public:
     ClusterView* clusterView() const { return m_clusters; }
     DatasetInspector* datasetInspector() const { return m_inspector; }
     ExperimentView* experimentView() const { return m_experiment; }
+    ParameterHistory* parameterHistory() const { return m_history; }
+    ProjectionView* projectionView() const { return m_projection; }
+    // Projects an image file onto the current basis and shows the Projection panel.
+    void projectImage(const QString& path);
+    // The permanent status-bar read-out of the running job (iteration, speed, ETA).
+    QLabel* jobStatusLabel() const { return m_jobStatus; }
+    // Auto re-run waits this long after the last option change before it restarts the run.
+    static constexpr int kAutoRerunDelayMs = 250;
     // Shows and raises the Experiment dock (Run > Experiment...).
     void showExperiment();
 
@@ -98,6 +116,11 @@ private:
     void openFolderDialog();
     void exportBasisDialog();
     void clearResult();
+    void submitRun();
+    void submitRun(const RunOptions& options, bool singleInnerThread);
+    void adoptDataset(const OpenedDataset& opened);
+    void onOptionsChanged();
+    void updateJobStatus(int iteration);
 
     void onDatasetLoaded(quint64 requestId, const OpenedDataset& opened);
     void onDatasetFailed(quint64 requestId, const DatasetRequest& request, const QString& message);
@@ -127,11 +150,18 @@ private:
     ClusterView* m_clusters = nullptr;
     DatasetInspector* m_inspector = nullptr;
     ExperimentView* m_experiment = nullptr;
+    ProjectionView* m_projection = nullptr;
+    QDockWidget* m_projectionDock = nullptr;
+    QAction* m_projectAction = nullptr;
     QDockWidget* m_experimentDock = nullptr;
     QDockWidget* m_datasetDock = nullptr;
     QDockWidget* m_clustersDock = nullptr;
     RecentFilesMenu* m_recent = nullptr;
     QLabel* m_datasetStatus = nullptr;
+    QLabel* m_jobStatus = nullptr;
+    ParameterHistory* m_history = nullptr;
+    QTimer* m_rerunTimer = nullptr;
+    QAction* m_autoRerunAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_exportAction = nullptr;

@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace facet {
 
@@ -97,24 +98,10 @@ void MainWindow::openDataset(const DatasetRequest& request)
 
 void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
 {
-    if (m_running) {
-        // The run belongs to the previous dataset; its answers are stale now.
-        m_solveJob->cancel();
-        ++m_runId;
-        m_running = false;
-    }
-    m_dataset = opened.data;
-    m_request = opened.request;
+    adoptDataset(opened);
     m_experiment->setDataset(m_dataset, m_request);
     if (!isBuiltin(m_dataset->source))
         m_recent->add(m_dataset->source);
-    clearResult();
-    m_inspector->setDataset(opened);
-    m_datasetDock->raise();
-    m_controls->setDatasetSummary(describe(*m_dataset), m_dataset->notes.join(QLatin1Char('\n')));
-    m_controls->setLabelsAvailable(m_dataset->hasLabels(), m_dataset->name);
-    m_datasetStatus->setText(m_dataset->name);
-    setWindowTitle(tr("%1 — Facet").arg(m_dataset->name));
     if (opened.noFace.isEmpty())
         statusBar()->showMessage(
             tr("Loaded %1. Press Run (Ctrl+R) to factorize.").arg(m_dataset->name));
@@ -123,8 +110,45 @@ void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
                                     "lists them.",
             nullptr, int(opened.noFace.size()))
                                      .arg(m_dataset->name));
-    updateActions();
     Q_EMIT datasetLoaded(m_dataset->name);
+}
+
+void MainWindow::openTrialRun(const TrialRun& run)
+{
+    // The experiment keeps its own dataset and results: only the explorer switches to the
+    // trial's classes.
+    adoptDataset({ m_request, run.data, {} });
+    RunOptions options = run.options;
+    m_controls->setMethod(QString::fromStdString(options.method));
+    m_controls->setRank(options.params.rank);
+    m_controls->setMaxIterations(options.driver.maxIter);
+    m_controls->setTolerance(options.driver.tol);
+    submitRun(options, true);
+    m_rerunTimer->stop(); // the panel's changes above are not a request for another run
+    statusBar()->showMessage(tr("Running %1 exactly as the experiment did (its seed %2, one "
+                                "inner thread).")
+                                 .arg(run.title)
+                                 .arg(options.driver.seed));
+}
+
+void MainWindow::adoptDataset(const OpenedDataset& opened)
+{
+    if (m_running) {
+        // The run belongs to the previous dataset; its answers are stale now.
+        m_solveJob->cancel();
+        ++m_runId;
+        m_running = false;
+    }
+    m_dataset = opened.data;
+    m_request = opened.request;
+    clearResult();
+    m_inspector->setDataset(opened);
+    m_datasetDock->raise();
+    m_controls->setDatasetSummary(describe(*m_dataset), m_dataset->notes.join(QLatin1Char('\n')));
+    m_controls->setLabelsAvailable(m_dataset->hasLabels(), m_dataset->name);
+    m_datasetStatus->setText(m_dataset->name);
+    setWindowTitle(tr("%1 — Facet").arg(m_dataset->name));
+    updateActions();
 }
 
 void MainWindow::onDatasetFailed(quint64, const DatasetRequest& request, const QString& message)

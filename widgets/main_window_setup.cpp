@@ -9,19 +9,23 @@
 #include "data/dataset_source.h"
 #include "dataset_inspector.h"
 #include "experiment_view.h"
+#include "parameter_history.h"
+#include "projection_view.h"
 #include "recent_files_menu.h"
 #include "vertical_scroll_area.h"
 
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QUndoStack>
 
 namespace facet {
 
 namespace {
 // Bumped when the dock layout changes so an old saved state is not applied to new docks.
-constexpr int kWindowStateVersion = 3;
+constexpr int kWindowStateVersion = 4;
 } // namespace
 
 void MainWindow::createDocks()
@@ -48,6 +52,9 @@ void MainWindow::createDocks()
     m_datasetDock = addDock(
         m_inspector, tr("Dataset"), QStringLiteral("datasetDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(m_clustersDock, m_datasetDock);
+    m_projectionDock = addDock(
+        m_projection, tr("Projection"), QStringLiteral("projectionDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_clustersDock, m_projectionDock);
     m_datasetDock->raise();
     // Experiments are occasional and want room: a floating window, hidden until asked for.
     m_experimentDock = addDock(
@@ -96,10 +103,26 @@ void MainWindow::createMenus()
     file->addSeparator();
     m_exportAction
         = file->addAction(tr("&Export basis image..."), this, &MainWindow::exportBasisDialog);
+    m_projectAction = file->addAction(tr("&Project an image onto the basis..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Project an image"), {},
+            tr("Images (*.png *.jpg *.jpeg *.bmp *.pgm *.ppm *.gif *.tif *.tiff *.webp)"));
+        if (!path.isEmpty())
+            projectImage(path);
+    });
+    m_projectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    m_history = new ParameterHistory(m_controls, this);
+    QAction* undo = m_history->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_history->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* dataMenu = menuBar()->addMenu(tr("&Data"));
     m_preprocessAction = dataMenu->addAction(
@@ -110,6 +133,11 @@ void MainWindow::createMenus()
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_cancelAction = run->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_autoRerunAction = run->addAction(tr("&Auto re-run on change"));
+    m_autoRerunAction->setCheckable(true);
+    m_autoRerunAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    connect(m_autoRerunAction, &QAction::toggled, m_controls, &ControlPanel::setAutoRerun);
+    connect(m_controls, &ControlPanel::autoRerunToggled, m_autoRerunAction, &QAction::setChecked);
     run->addSeparator();
     QAction* experiment = run->addAction(tr("&Experiment..."), this, &MainWindow::showExperiment);
     experiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));

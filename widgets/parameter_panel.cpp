@@ -278,6 +278,30 @@ void ParameterPanel::connectChanges()
     connect(m_fractionRadio, &QRadioButton::toggled, this, &ParameterPanel::updateEnabled);
     connect(m_clusterMode, &QComboBox::currentIndexChanged, this, &ParameterPanel::updateEnabled);
     connect(m_defaults, &QPushButton::clicked, this, &ParameterPanel::restoreDefaults);
+
+    // changed() for any edit by the user; setValues() (a method switch, defaults, undo) sets many
+    // controls at once and announces the result once.
+    const auto note = [this] {
+        if (!m_settingValues)
+            Q_EMIT changed();
+    };
+    for (LogSlider* slider : { m_lambda, m_beta, m_mu })
+        connect(slider, &LogSlider::valueChanged, this, note);
+    for (const auto& [key, control] : std::as_const(m_controls)) {
+        if (auto* spin = qobject_cast<QSpinBox*>(control))
+            connect(spin, &QSpinBox::valueChanged, this, note);
+        else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(control))
+            connect(dspin, &QDoubleSpinBox::valueChanged, this, note);
+        else if (auto* combo = qobject_cast<QComboBox*>(control))
+            connect(combo, &QComboBox::currentIndexChanged, this, note);
+        else if (auto* button = qobject_cast<QAbstractButton*>(control))
+            connect(button, &QAbstractButton::toggled, this, note);
+    }
+}
+
+void ParameterPanel::setCurrentValues(const QVariantMap& values)
+{
+    setValues(values);
 }
 
 void ParameterPanel::setMethod(const QString& method)

@@ -55,6 +55,11 @@ public:
     // The keys of the rows shown now ("lambda", "p", "weight", "heatT", ...), in display order.
     QStringList visibleParameters() const;
 
+    // The current method's values as key -> value (for undo snapshots), and setting them back;
+    // setCurrentValues() emits changed() once, not once per control.
+    QVariantMap currentValues() const { return values(); }
+    void setCurrentValues(const QVariantMap& values);
+
     // For the command line and tests.
     void setLambda(double lambda);
     void setBeta(double beta);
@@ -95,6 +100,7 @@ private:
     QString m_method;
     Parameters m_parameters;
     bool m_labelsAvailable = false;
+    bool m_settingValues = false; // inside setValues(): one changed() at its end
     QHash<QString, QVariantMap> m_stored; // method -> values, of the methods not shown now
 
     QFormLayout* m_form = nullptr;

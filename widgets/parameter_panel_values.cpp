@@ -122,6 +122,7 @@ QVariantMap ParameterPanel::values() const
 
 void ParameterPanel::setValues(const QVariantMap& stored)
 {
+    m_settingValues = true;
     QVariantMap v = defaults(m_method);
     for (auto it = stored.constBegin(); it != stored.constEnd(); ++it)
         if (v.contains(it.key()))
@@ -157,6 +158,8 @@ void ParameterPanel::setValues(const QVariantMap& stored)
     selectData(m_clusterMode, v.value(QStringLiteral("clusterMode")));
     m_cosine->setChecked(flag("cosine"));
     updateVisibility();
+    m_settingValues = false;
+    Q_EMIT changed();
 }
 
 void ParameterPanel::restoreDefaults()

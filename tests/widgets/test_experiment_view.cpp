@@ -13,6 +13,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void cancelKeepsFinishedCells();
     void unlabelledDatasetDisablesStart();
     void mainWindowHasExperimentAction();
+    void clickingACellOpensATrialInTheExplorer();
 };
 
 void TestExperimentView::runFillsTableAndPlots()
@@ -201,6 +203,57 @@ void TestExperimentView::mainWindowHasExperimentAction()
     action->trigger();
     QVERIFY(window.experimentView()->isVisible());
     QVERIFY(window.experimentView()->canStart());
+}
+
+void TestExperimentView::clickingACellOpensATrialInTheExplorer()
+{
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openDataset(u"builtin:gaussians"_s);
+    QVERIFY(loaded.wait(30000) || loaded.count() == 1);
+    ExperimentView* view = window.experimentView();
+    window.showExperiment();
+    view->form()->setCheckedMethods({ u"nmf"_s, u"lcf"_s });
+    view->form()->setClusterCounts(u"2-3"_s);
+    view->form()->setTrials(3);
+    QSignalSpy finished(view, &ExperimentView::experimentFinished);
+    QTest::mouseClick(button(*view, "experimentStart"), Qt::LeftButton);
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+
+    // The lcf column of c = 3 (AC columns: nmf, lcf): a click pops up its three trials.
+    const QModelIndex cell = view->model()->index(1, 1);
+    const std::vector<TrialResult> trials = view->trialsAt(cell);
+    QCOMPARE(int(trials.size()), 3);
+    QCOMPARE(trials[1].cell.method, std::string("lcf"));
+    QCOMPARE(trials[1].cell.clusters, 3);
+    QTableView* table = view->table();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(cell).center());
+    QMenu* menu = view->trialMenu();
+    QVERIFY(menu);
+    QTRY_VERIFY(menu->isVisible());
+    QList<QAction*> actions = menu->actions();
+    QCOMPARE(actions.size(), 1 + 3); // a title, then one entry per trial
+    QVERIFY(actions[2]->text().startsWith(u"Trial 2: AC"_s));
+    QVERIFY(view->grab().save(QDir::current().filePath(u"experiment_trial_menu.png"_s)));
+
+    QSignalSpy ran(&window, &MainWindow::runFinished);
+    actions[2]->trigger();
+    QVERIFY(ran.wait(kRunTimeoutMs) || ran.count() == 1);
+    // The explorer now shows that trial: its classes' samples, and the cell's exact numbers.
+    const RunResult& result = *window.lastResult();
+    QCOMPARE(int(window.dataset()->samples()), trials[1].samples);
+    QCOMPARE(window.dataset()->classCount(), 3);
+    QCOMPARE(window.lastSubmittedOptions().driver.seed,
+        cellRunOptions(view->options(), trials[1].cell, trials[1].subrun).driver.seed);
+    QCOMPARE(result.factorization.history.back(), trials[1].objective);
+    QCOMPARE(*result.ac, trials[1].ac);
+    QCOMPARE(*result.nmi, trials[1].nmi);
+    // The experiment kept its results and its dataset.
+    QCOMPARE(int(view->trials().size()), 2 * 2 * 3);
+    QVERIFY(view->canStart());
 }
 
 QTEST_MAIN(TestExperimentView)
