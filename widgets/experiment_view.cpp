@@ -3,6 +3,7 @@
 
 #include "data/dataset_request_json.h"
 #include "experiment/experiment_job.h"
+#include "experiment/sweep_arguments.h"
 #include "experiment/sweep_json.h"
 #include "experiment/sweep_table.h"
 #include "experiment_chart.h"
@@ -357,6 +358,8 @@ bool ExperimentView::exportTo(const QString& path, QString* error)
     file.options = experimentOptionsToJson(m_options, SampleNormalization::Auto);
     file.dataset = sweepDatasetToJson(datasetRequestToJson(m_runRequest), data);
     file.complete = int(m_trials.size()) == m_cellsPlanned;
+    // The equivalent command line, so `facet-cli sweep --resume` can finish a GUI experiment.
+    file.arguments = sweepArguments(m_options, m_runRequest);
     file.trials = m_trials;
     sortTrials(file.trials, m_options);
     const Result<bool> json = writeJsonFile(dir.filePath(u"results.json"_s),

@@ -5,6 +5,7 @@
 
 #include "data/dataset_source.h"
 #include "experiment/summary.h"
+#include "experiment/sweep_json.h"
 #include "experiment_chart.h"
 #include "experiment_form.h"
 #include "experiment_table_model.h"
@@ -134,6 +135,17 @@ void TestExperimentView::runFillsTableAndPlots()
     QVERIFY2(view->exportTo(dir.path(), &error), qPrintable(error));
     for (const char* name : { "results.json", "results.csv", "table.md", "ac.png", "nmi.pdf" })
         QVERIFY2(QFile::exists(QDir(dir.path()).filePath(QString::fromLatin1(name))), name);
+    // The equivalent command line is recorded, so facet-cli can --resume a GUI experiment.
+    const Result<SweepFile> written = readSweepFile(QDir(dir.path()).filePath(u"results.json"_s));
+    QVERIFY2(written, qPrintable(written ? QString() : written.error()));
+    QCOMPARE(written->arguments.value(0), u"sweep"_s);
+    QStringList methods;
+    for (const std::string& m : view->options().methods)
+        methods << QString::fromStdString(m);
+    QCOMPARE(methods.size(), 2);
+    const QString line = written->arguments.join(u' ');
+    QVERIFY2(line.contains(u"--methods "_s + methods.join(u',')), qPrintable(line));
+    QVERIFY2(line.contains(u"--clusters 2,3 --trials 2"_s), qPrintable(line));
 
     QCoreApplication::processEvents();
     const QString png = QDir::current().filePath(u"experiment_view.png"_s);

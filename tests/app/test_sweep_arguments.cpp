@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command line recorded for a GUI-made experiment parses back, through the CLI's own parser,
+// to the same experiment options and dataset request, so --resume and sweep-cell accept it.
+
+#include "cli/sweep_options.h"
+#include "data/dataset_request_json.h"
+#include "experiment/experiment_data.h"
+#include "experiment/sweep_arguments.h"
+#include "experiment/sweep_json.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace facet;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString json(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
+}
+
+} // namespace
+
+class TestSweepArguments : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTripThroughTheCliParser_data();
+    void roundTripThroughTheCliParser();
+    void guiMadeOptions();
+};
+
+void TestSweepArguments::roundTripThroughTheCliParser_data()
+{
+    QTest::addColumn<QStringList>("line");
+    QTest::newRow("defaults") << QStringList { u"sweep"_s, u"--dataset"_s, u"builtin:gaussians"_s,
+        u"--methods"_s, u"nmf,cf"_s };
+    QTest::newRow("semi-supervised, parameter grid, method flags")
+        << QStringList { u"sweep"_s, u"--dataset"_s, u"builtin:gaussians"_s, u"--methods"_s,
+               u"cnmf,lccf"_s, u"--clusters"_s, u"2,3"_s, u"--trials"_s, u"4"_s, u"--subruns"_s,
+               u"3"_s, u"--select"_s, u"accuracy"_s, u"--labeled-per-class"_s, u"2"_s,
+               u"--rank-offset"_s, u"1"_s, u"--evaluate"_s, u"unlabeled"_s, u"--param"_s,
+               u"lambda=0.1,1,12.5"_s, u"--seed"_s, u"18446744073709551615"_s, u"--max-iter"_s,
+               u"77"_s, u"--tol"_s, u"0.0001"_s, u"--p"_s, u"7"_s, u"--weight"_s, u"heat"_s,
+               u"--heat-t"_s, u"0.3"_s, u"--cosine"_s, u"--init"_s, u"kmeans"_s, u"--cluster"_s,
+               u"argmax"_s, u"--kmeans-replicates"_s, u"3"_s, u"--knn"_s, u"exact"_s };
+    QTest::newRow("fraction, general form, noise")
+        << QStringList { u"sweep"_s, u"--dataset"_s, u"builtin:bars"_s, u"--methods"_s, u"ccf"_s,
+               u"--labeled-fraction"_s, u"0.3"_s, u"--general-form"_s, u"--noise"_s,
+               u"gaussian:0.05"_s, u"--noise-seed"_s, u"9"_s, u"--size"_s, u"8x8"_s };
+}
+
+void TestSweepArguments::roundTripThroughTheCliParser()
+{
+    QFETCH(QStringList, line);
+    QTemporaryDir out;
+    const Result<cli::CliOptions> first
+        = cli::parseSweepArguments(line + QStringList { u"--out"_s, out.path() });
+    QVERIFY2(first, qPrintable(first ? QString() : first.error()));
+    const QStringList regenerated = sweepArguments(first->sweep.experiment, first->dataset);
+    QCOMPARE(regenerated.first(), u"sweep"_s);
+    const Result<cli::CliOptions> second
+        = cli::parseSweepArguments(regenerated + QStringList { u"--out"_s, out.path() });
+    QVERIFY2(second, qPrintable(second ? regenerated.join(u' ') : second.error()));
+    QCOMPARE(json(experimentOptionsToJson(second->sweep.experiment, SampleNormalization::Auto)),
+        json(experimentOptionsToJson(first->sweep.experiment, SampleNormalization::Auto)));
+    QCOMPARE(
+        json(datasetRequestToJson(second->dataset)), json(datasetRequestToJson(first->dataset)));
+    QCOMPARE(second->sweep.experiment.base.params.knnSearch,
+        first->sweep.experiment.base.params.knnSearch);
+}
+
+// Options as the experiment form makes them (not from a parser): the line must still parse to
+// them exactly.
+void TestSweepArguments::guiMadeOptions()
+{
+    ExperimentOptions o;
+    o.methods = { "kmeans", "lcf" };
+    o.clusterCounts = { 2, 4, 5 };
+    o.trials = 3;
+    o.seed = 42;
+    o.base.driver.maxIter = 150;
+    o.base.driver.tol = 1e-6;
+    o.base.params.lambda = 0.25;
+    o.base.params.p = 9;
+    DatasetRequest request;
+    request.spec = u"builtin:gaussians"_s;
+    const QStringList line = sweepArguments(o, request);
+    QVERIFY2(line.contains(u"--lambda"_s), qPrintable(line.join(u' ')));
+    QTemporaryDir out;
+    const Result<cli::CliOptions> parsed
+        = cli::parseSweepArguments(line + QStringList { u"--out"_s, out.path() });
+    QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error()));
+    QCOMPARE(json(experimentOptionsToJson(parsed->sweep.experiment, SampleNormalization::Auto)),
+        json(experimentOptionsToJson(o, SampleNormalization::Auto)));
+}
+
+QTEST_GUILESS_MAIN(TestSweepArguments)
+#include "test_sweep_arguments.moc"
