@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "basis_gallery.h"
 
+#include "basis_samples_strip.h"
 #include "color_bar.h"
+#include "data/dataset.h"
 #include "image_grid.h"
+#include "metrics/basis_usage.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
-#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -16,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace facet {
 
@@ -48,16 +52,28 @@ QString number(double value)
     return QString::number(value, 'g', 3);
 }
 
+// A share in percent with two significant digits: "18%", "4.2%", "0.31%".
+QString percent(double share)
+{
+    if (share >= 10)
+        return QString::number(share, 'f', 0);
+    if (share >= 1)
+        return QString::number(share, 'f', 1);
+    return QString::number(share, 'g', 2);
+}
+
 } // namespace
 
 BasisGallery::BasisGallery(QWidget* parent)
     : QWidget(parent)
     , m_scaleCombo(new QComboBox(this))
+    , m_orderCombo(new QComboBox(this))
     , m_zoomSlider(new QSlider(Qt::Horizontal, this))
     , m_zoomLabel(new QLabel(this))
     , m_fitButton(new QToolButton(this))
     , m_scroll(new QScrollArea(this))
     , m_grid(new ImageGrid)
+    , m_strip(new BasisSamplesStrip(this))
     , m_colorBar(new ColorBar(this))
 {
     m_scaleCombo->setObjectName(QStringLiteral("basisScaleCombo"));
@@ -66,7 +82,15 @@ BasisGallery::BasisGallery(QWidget* parent)
     m_scaleCombo->addItem(tr("Signed"), int(Scale::Signed));
     m_scaleCombo->setToolTip(tr("Per image: each image from its own minimum to maximum.\n"
                                 "Shared range: one range for all images, so strengths compare.\n"
-                                "Signed: blue below zero, red above, white at zero."));
+                                "Signed: blue below zero, red above, white at zero (chosen by "
+                                "itself when the basis has negative entries)."));
+
+    m_orderCombo->setObjectName(QStringLiteral("basisOrderCombo"));
+    m_orderCombo->addItem(tr("Weight"), int(Order::Weight));
+    m_orderCombo->addItem(tr("Index"), int(Order::Index));
+    m_orderCombo->setToolTip(tr("Weight: the most used parts first, by ||u_j||_2 * ||v_j||_1,\n"
+                                "the size of part j's contribution summed over the samples.\n"
+                                "Index: the solver's order."));
 
     m_zoomSlider->setObjectName(QStringLiteral("basisZoomSlider"));
     m_zoomSlider->setRange(ImageGrid::kMinZoomPercent, ImageGrid::kMaxZoomPercent);
@@ -84,8 +108,14 @@ BasisGallery::BasisGallery(QWidget* parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setFrameShape(QFrame::NoFrame);
+    // The viewport shrinks when the sample strip opens; Fit follows it, not only the window.
+    m_scroll->viewport()->installEventFilter(this);
+    m_strip->hide();
 
     auto* tools = new QHBoxLayout;
+    tools->addWidget(new QLabel(tr("Order:"), this));
+    tools->addWidget(m_orderCombo);
+    tools->addSpacing(12);
     tools->addWidget(new QLabel(tr("Scale:"), this));
     tools->addWidget(m_scaleCombo);
     tools->addSpacing(12);
@@ -98,6 +128,7 @@ BasisGallery::BasisGallery(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(tools);
     layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_strip);
     layout->addWidget(m_colorBar);
 
     connect(m_zoomSlider, &QSlider::valueChanged, this, [this](int value) {
@@ -115,25 +146,61 @@ BasisGallery::BasisGallery(QWidget* parent)
         m_autoZoom = true;
         fitZoom();
     });
-    connect(m_scaleCombo, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
-    updateColorBar();
+    connect(m_scaleCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_choosingScale)
+            m_userScale = scale();
+        rebuild();
+    });
+    connect(m_orderCombo, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(m_grid, &ImageGrid::tileClicked, this, [this](int, int index) {
+        if (index >= 0 && index < int(m_order.size()))
+            activateBasis(m_order[std::size_t(index)]);
+    });
+    connect(m_strip, &BasisSamplesStrip::closeRequested, this, &BasisGallery::hideSamples);
+    rebuild();
 }
 
 void BasisGallery::setBasis(const Matrix& basis, int height, int width)
 {
+    setFactors(basis, Matrix(), nullptr, height, width);
+}
+
+void BasisGallery::setFactors(const Matrix& basis, const Matrix& V,
+    std::shared_ptr<const Dataset> dataset, int height, int width)
+{
+    hideSamples();
     m_basis = basis;
     m_height = height;
     m_width = width;
     m_min = basis.size() ? double(basis.minCoeff()) : 0.0;
     m_max = basis.size() ? double(basis.maxCoeff()) : 0.0;
+    const bool haveV = V.size() && V.cols() == basis.cols();
+    m_V = haveV ? V : Matrix();
+    // The strip draws samples as h x w images, so only data of exactly that shape qualifies.
+    const bool dataFits = haveV && dataset && dataset->samples() == V.rows()
+        && dataset->height == height && dataset->width == width
+        && dataset->features() == Eigen::Index(height) * width;
+    m_data = dataFits ? std::move(dataset) : nullptr;
+    m_weights = haveV ? basisWeights(basis, V) : std::vector<double>();
+    m_orderCombo->setEnabled(haveV);
+    chooseScaleFor(basis);
     rebuild();
     fitZoom();
 }
 
-void BasisGallery::resizeEvent(QResizeEvent* event)
+void BasisGallery::chooseScaleFor(const Matrix& basis)
 {
-    QWidget::resizeEvent(event);
-    fitZoom();
+    const Scale wanted = basis.size() && basis.minCoeff() < 0 ? Scale::Signed : m_userScale;
+    m_choosingScale = true;
+    m_scaleCombo->setCurrentIndex(m_scaleCombo->findData(int(wanted)));
+    m_choosingScale = false;
+}
+
+bool BasisGallery::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize)
+        fitZoom();
+    return QWidget::eventFilter(watched, event);
 }
 
 void BasisGallery::fitZoom()
@@ -159,9 +226,7 @@ void BasisGallery::fitZoom()
 
 void BasisGallery::clear()
 {
-    m_basis.resize(0, 0);
-    m_height = m_width = 0;
-    rebuild();
+    setFactors(Matrix(), Matrix(), nullptr, 0, 0);
 }
 
 int BasisGallery::imageCount() const
@@ -179,6 +244,16 @@ void BasisGallery::setScale(Scale scale)
     m_scaleCombo->setCurrentIndex(m_scaleCombo->findData(int(scale)));
 }
 
+BasisGallery::Order BasisGallery::order() const
+{
+    return Order(m_orderCombo->currentData().toInt());
+}
+
+void BasisGallery::setOrder(Order order)
+{
+    m_orderCombo->setCurrentIndex(m_orderCombo->findData(int(order)));
+}
+
 int BasisGallery::zoomPercent() const
 {
     return m_grid->zoomPercent();
@@ -194,36 +269,108 @@ ImageScaling BasisGallery::exportScaling() const
     return scale() == Scale::Signed ? ImageScaling::Signed : ImageScaling::PerImage;
 }
 
+void BasisGallery::activateBasis(int j)
+{
+    if (j < 0 || j >= m_basis.cols())
+        return;
+    m_active = j;
+    const auto at = std::find(m_order.begin(), m_order.end(), j);
+    m_grid->setSelectedTile({ 0, int(at - m_order.begin()) });
+    if (m_data) {
+        m_strip->showSamples(*m_data, m_V, j);
+        m_strip->show();
+    }
+    Q_EMIT basisActivated(j);
+}
+
+void BasisGallery::hideSamples()
+{
+    m_active = -1;
+    m_grid->setSelectedTile({});
+    m_strip->hide();
+    m_strip->clear();
+}
+
+bool BasisGallery::event(QEvent* event)
+{
+    // Esc closes the strip before the window's Esc shortcut (cancel a run) sees it.
+    if (event->type() == QEvent::ShortcutOverride && m_strip->isVisible()
+        && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        event->accept();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void BasisGallery::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Escape && m_strip->isVisible()) {
+        hideSamples();
+        event->accept();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+ImageTile BasisGallery::tileFor(int j) const
+{
+    const auto column = m_basis.col(j);
+    ImageTile tile;
+    switch (scale()) {
+    case Scale::PerImage:
+        tile.image = columnToImage(column, m_height, m_width, ImageScaling::PerImage);
+        break;
+    case Scale::Shared:
+        tile.image = sharedScaleImage(column, m_height, m_width, m_min, m_max);
+        break;
+    case Scale::Signed:
+        tile.image = columnToImage(column, m_height, m_width, ImageScaling::Signed);
+        break;
+    }
+    tile.toolTip = tr("Basis image %1: values %2 to %3")
+                       .arg(j + 1)
+                       .arg(number(column.minCoeff()), number(column.maxCoeff()));
+    if (m_weights.empty()) {
+        tile.caption = QString::number(j + 1);
+        return tile;
+    }
+    // The caption shows the share of the total weight: the raw weight depends on the data's
+    // scale, the share reads the same for every dataset.
+    const double total = std::accumulate(m_weights.begin(), m_weights.end(), 0.0);
+    const double weight = m_weights[std::size_t(j)];
+    const QString share = total > 0 ? percent(100.0 * weight / total) : QStringLiteral("0");
+    tile.caption = tr("%1 \u00b7 %2%").arg(j + 1).arg(share);
+    tile.toolTip += tr("\nWeight ||u_%1||_2 ||v_%1||_1 = %2, %3% of the total")
+                        .arg(j + 1)
+                        .arg(number(weight), share);
+    if (m_data)
+        tile.toolTip += tr("\nClick to see the samples that use it most.");
+    return tile;
+}
+
 void BasisGallery::rebuild()
 {
     updateColorBar();
     if (m_basis.size() == 0 || m_height * m_width != m_basis.rows()) {
+        m_order.clear();
         m_grid->clear();
         return;
     }
-    ImageSection section;
-    section.tiles.reserve(m_basis.cols());
-    for (Eigen::Index j = 0; j < m_basis.cols(); ++j) {
-        const auto column = m_basis.col(j);
-        ImageTile tile;
-        switch (scale()) {
-        case Scale::PerImage:
-            tile.image = columnToImage(column, m_height, m_width, ImageScaling::PerImage);
-            break;
-        case Scale::Shared:
-            tile.image = sharedScaleImage(column, m_height, m_width, m_min, m_max);
-            break;
-        case Scale::Signed:
-            tile.image = columnToImage(column, m_height, m_width, ImageScaling::Signed);
-            break;
-        }
-        tile.caption = QString::number(j + 1);
-        tile.toolTip = tr("Basis image %1: values %2 to %3")
-                           .arg(j + 1)
-                           .arg(number(column.minCoeff()), number(column.maxCoeff()));
-        section.tiles.append(tile);
+    if (order() == Order::Weight && !m_weights.empty()) {
+        m_order = orderByWeight(m_weights);
+    } else {
+        m_order.resize(std::size_t(m_basis.cols()));
+        std::iota(m_order.begin(), m_order.end(), 0);
     }
+    ImageSection section;
+    section.tiles.reserve(qsizetype(m_order.size()));
+    for (int j : m_order)
+        section.tiles.append(tileFor(j));
     m_grid->setSections({ section });
+    if (m_active >= 0) {
+        const auto at = std::find(m_order.begin(), m_order.end(), m_active);
+        m_grid->setSelectedTile({ 0, int(at - m_order.begin()) });
+    }
 }
 
 void BasisGallery::updateColorBar()

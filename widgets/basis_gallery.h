@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+#include <memory>
+#include <vector>
+
 class QComboBox;
 class QToolButton;
 class QLabel;
@@ -14,12 +17,17 @@ class QSlider;
 
 namespace facet {
 
+struct Dataset;
+class BasisSamplesStrip;
 class ColorBar;
 class ImageGrid;
+struct ImageTile;
 
 // The k basis images of a factorization, upright in a zoomable grid, with a colour bar that
 // tells how values became grey levels. Basis columns are h*w values in row-major pixel order
-// (NMF: columns of U; CF family: columns of X W).
+// (NMF: columns of U; CF family: columns of X W). Given the coefficients V as well, the images
+// are ordered by weight (metrics/basis_usage.h) and clicking one shows the samples that use it
+// most in a strip below.
 class BasisGallery : public QWidget {
     Q_OBJECT
 
@@ -32,45 +40,87 @@ public:
     };
     Q_ENUM(Scale)
 
+    // The order of the tiles.
+    enum class Order {
+        Weight, // largest ||u_j||_2 ||v_j||_1 first (needs V)
+        Index, // as the solver returned them
+    };
+    Q_ENUM(Order)
+
     explicit BasisGallery(QWidget* parent = nullptr);
 
-    // basis: m x k with m = height * width.
+    // basis: m x k with m = height * width. Without V: index order, no sample strip.
     void setBasis(const Matrix& basis, int height, int width);
+    // basis: m x k, V: n x k, data: the n samples (X m x n) the factors came from, or null
+    // (then the tiles are still ordered by weight, but clicking shows no samples).
+    void setFactors(const Matrix& basis, const Matrix& V, std::shared_ptr<const Dataset> data,
+        int height, int width);
     void clear();
     int imageCount() const;
     Scale scale() const;
     void setScale(Scale scale);
+    Order order() const;
+    void setOrder(Order order);
     int zoomPercent() const;
     void setZoomPercent(int percent);
     // The scaling the app's mosaic export can reproduce closest to what is shown.
     ImageScaling exportScaling() const;
 
+    // weight_j by 0-based part index; empty without V.
+    const std::vector<double>& weights() const { return m_weights; }
+    // The 0-based part index shown in each tile, in grid order.
+    const std::vector<int>& tileOrder() const { return m_order; }
+
+    // Selects part j (0-based), shows its strongest samples when the data is known and emits
+    // basisActivated(j). The same as clicking its tile.
+    void activateBasis(int j);
+    void hideSamples();
+    int activeBasis() const { return m_active; } // -1: none
+
     ImageGrid* grid() const { return m_grid; }
     ColorBar* colorBar() const { return m_colorBar; }
+    BasisSamplesStrip* samplesStrip() const { return m_strip; }
+
+Q_SIGNALS:
+    void basisActivated(int j);
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();
     // While m_autoZoom: the largest zoom that shows all k images without scrolling.
     void fitZoom();
     void updateColorBar();
+    // Signed for a basis with negative entries, else the user's last choice.
+    void chooseScaleFor(const Matrix& basis);
+    ImageTile tileFor(int j) const;
 
     Matrix m_basis;
+    Matrix m_V;
+    std::shared_ptr<const Dataset> m_data;
+    std::vector<double> m_weights;
+    std::vector<int> m_order;
     int m_height = 0;
     int m_width = 0;
     double m_min = 0;
     double m_max = 0;
+    int m_active = -1;
+    Scale m_userScale = Scale::PerImage;
+    bool m_choosingScale = false;
     bool m_autoZoom = true; // until the user zooms, the zoom follows the window (Fit sets it back)
     bool m_fitting = false;
 
     QComboBox* m_scaleCombo = nullptr;
+    QComboBox* m_orderCombo = nullptr;
     QSlider* m_zoomSlider = nullptr;
     QLabel* m_zoomLabel = nullptr;
     QToolButton* m_fitButton = nullptr;
     QScrollArea* m_scroll = nullptr;
     ImageGrid* m_grid = nullptr;
+    BasisSamplesStrip* m_strip = nullptr;
     ColorBar* m_colorBar = nullptr;
 };
 

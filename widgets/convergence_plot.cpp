@@ -2,7 +2,12 @@
 #include "convergence_plot.h"
 
 #include "log_axis_ticker.h"
+#include "plot_export.h"
+#include "plot_hover_readout.h"
 
+#include <QFileDialog>
+#include <QMenu>
+#include <QMessageBox>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -13,7 +18,7 @@ namespace facet {
 
 namespace {
 
-constexpr int kMarkedPoints = 30;
+const QString kCurrentLayer = QStringLiteral("current");
 
 QColor replicateColor(int replicate)
 {
@@ -22,12 +27,29 @@ QColor replicateColor(int replicate)
     return colors[replicate % int(std::size(colors))];
 }
 
+// Overlays avoid the first start's blue, so the current run always stands out.
+QColor overlayColorAt(int index)
+{
+    static const QColor colors[] = { QColor(227, 119, 194), QColor(44, 160, 44),
+        QColor(255, 127, 14), QColor(148, 103, 189), QColor(23, 190, 207), QColor(140, 86, 75),
+        QColor(188, 189, 34), QColor(214, 39, 40), QColor(127, 127, 127), QColor(57, 59, 121) };
+    return colors[index % int(std::size(colors))];
+}
+
+const QColor kChangeColor(120, 120, 120);
+
+QString format(double value)
+{
+    return QString::number(value, 'g', 5);
+}
+
 } // namespace
 
 ConvergencePlot::ConvergencePlot(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
     , m_logTicker(QSharedPointer<LogAxisTicker>::create())
+    , m_changeTicker(QSharedPointer<LogAxisTicker>::create())
     , m_linearTicker(QSharedPointer<QCPAxisTicker>::create())
 {
     m_plot->setObjectName(QStringLiteral("convergenceCustomPlot"));
@@ -39,11 +61,35 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     m_plot->yAxis->setLabel(tr("objective"));
     m_plot->legend->setVisible(false);
     m_plot->legend->setFont(font());
+    m_plot->legend->setBrush(QColor(255, 255, 255, 220));
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // The current run draws above the overlays whatever order the graphs were added in.
+    m_plot->addLayer(kCurrentLayer, m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+
+    QCPAxis* right = m_plot->yAxis2;
+    right->setScaleType(QCPAxis::stLogarithmic);
+    right->setTicker(m_changeTicker);
+    right->setLabel(tr("relative change (log)"));
+    right->setLabelColor(kChangeColor);
+    right->setTickLabelColor(kChangeColor);
+    right->setRange(1e-6, 1);
+    m_changeGraph = m_plot->addGraph(m_plot->xAxis, right);
+    // Solid and thin: the dashed lines are CF_OGL's segment starts.
+    m_changeGraph->setPen(QPen(kChangeColor, 1));
+    m_changeGraph->setName(tr("|relative change|"));
+    m_changeGraph->removeFromLegend();
+
     // Dragging or zooming can cross the decades threshold; the labels follow the ticker.
     connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-        &ConvergencePlot::updateNumberFormat);
+        [this](const QCPRange& range) { updateNumberFormat(m_plot->yAxis, range); });
+    connect(right, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+        [this](const QCPRange& range) { updateNumberFormat(m_plot->yAxis2, range); });
+
+    m_readout = new PlotHoverReadout(
+        m_plot, [this] { return objectiveGraphs(); },
+        [this](const QCPGraph& graph, int index) { return describePoint(graph, index); });
+    buildContextMenu();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -51,31 +97,58 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     clear();
 }
 
+void ConvergencePlot::buildContextMenu()
+{
+    m_menu = new QMenu(this);
+    m_changeAction = m_menu->addAction(tr("Show &relative change (right axis)"));
+    m_changeAction->setCheckable(true);
+    m_changeAction->setChecked(m_changeVisible);
+    connect(m_changeAction, &QAction::toggled, this, &ConvergencePlot::setRelativeChangeVisible);
+    m_menu->addAction(tr("&Fit to the data"), this, &ConvergencePlot::rescale);
+    m_clearOverlaysAction
+        = m_menu->addAction(tr("Remove the &compared runs"), this, &ConvergencePlot::clearOverlays);
+    m_menu->addSeparator();
+    m_menu->addAction(tr("&Save plot as…"), this, &ConvergencePlot::exportDialog);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        m_clearOverlaysAction->setEnabled(!m_overlays.isEmpty());
+        m_menu->popup(m_plot->mapToGlobal(at));
+    });
+}
+
 void ConvergencePlot::setTitle(const QString& title)
 {
     m_title->setText(title);
 }
 
+void ConvergencePlot::clearCurrent()
+{
+    m_readout->hide();
+    for (QCPGraph* graph : std::as_const(m_graphs))
+        m_plot->removeGraph(graph);
+    m_graphs.clear();
+    for (QCPItemStraightLine* line : std::as_const(m_segmentLines))
+        m_plot->removeItem(line);
+    m_segmentLines.clear();
+    m_changeGraph->data()->clear();
+    m_changeReplicate = -1;
+}
+
 void ConvergencePlot::clear()
 {
-    m_plot->clearGraphs();
-    m_plot->clearItems();
-    m_graphs.clear();
-    m_haveValues = false;
-    m_logScale = true;
-    m_plot->legend->setVisible(false);
+    clearCurrent();
+    for (const Overlay& overlay : std::as_const(m_overlays))
+        m_plot->removeGraph(overlay.graph);
+    m_overlays.clear();
     setTitle(tr("Objective per iteration"));
-    m_plot->xAxis->setRange(0, 10);
-    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    m_plot->yAxis->setTicker(m_logTicker);
-    m_plot->yAxis->setRange(1, 10);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    rescale();
 }
 
 void ConvergencePlot::beginRun(const QString& title)
 {
-    clear();
+    clearCurrent();
     setTitle(title);
+    rescale();
 }
 
 QCPGraph* ConvergencePlot::graphFor(int replicate)
@@ -83,127 +156,200 @@ QCPGraph* ConvergencePlot::graphFor(int replicate)
     if (QCPGraph* graph = m_graphs.value(replicate))
         return graph;
     QCPGraph* graph = m_plot->addGraph();
+    graph->setLayer(kCurrentLayer);
     graph->setPen(QPen(replicateColor(replicate), 2));
-    graph->setName(tr("start %1").arg(replicate + 1));
+    graph->setName(tr("current, start %1").arg(replicate + 1));
     m_graphs.insert(replicate, graph);
-    m_plot->legend->setVisible(m_graphs.size() > 1);
     return graph;
 }
 
-void ConvergencePlot::noteValue(double value)
+QList<QCPGraph*> ConvergencePlot::objectiveGraphs() const
 {
-    if (!std::isfinite(value))
-        return;
-    if (value <= 0)
-        m_logScale = false;
-    m_lowest = m_haveValues ? std::min(m_lowest, value) : value;
-    m_highest = m_haveValues ? std::max(m_highest, value) : value;
-    m_haveValues = true;
+    QList<QCPGraph*> graphs = m_graphs.values();
+    for (const Overlay& overlay : m_overlays)
+        graphs.append(overlay.graph);
+    return graphs;
+}
+
+void ConvergencePlot::addChange(double relativeChange, int iteration)
+{
+    // A log axis shows magnitudes; an exact 0 (a fixed point) has no place on it.
+    const double magnitude = std::abs(relativeChange);
+    if (std::isfinite(magnitude) && magnitude > 0)
+        m_changeGraph->addData(iteration, magnitude);
 }
 
 void ConvergencePlot::appendReports(const QList<IterationReport>& reports)
 {
-    // Batches arrive in order; split them by replicate so each start keeps its own line.
+    // Batches arrive in order; split them by replicate so each start keeps its own line. The
+    // relative change follows the newest start (the one still descending).
     for (const IterationReport& report : reports) {
         graphFor(report.replicate)->addData(report.iteration, report.objective);
-        noteValue(report.objective);
+        if (report.replicate != m_changeReplicate) {
+            m_changeGraph->data()->clear();
+            m_changeReplicate = report.replicate;
+        }
+        if (report.iteration > 1)
+            addChange(report.relativeChange, report.iteration);
     }
     rescale();
 }
 
 void ConvergencePlot::showHistory(const Factorization& factorization, const QString& title)
 {
-    clear();
+    clearCurrent();
     setTitle(title);
     QCPGraph* graph = graphFor(0);
-    graph->setName(tr("kept start"));
+    graph->setName(tr("current: %1").arg(title));
     const auto& history = factorization.history;
     QVector<double> keys(qsizetype(history.size()));
     QVector<double> values(qsizetype(history.size()));
     for (std::size_t i = 0; i < history.size(); ++i) {
         keys[qsizetype(i)] = double(i + 1);
         values[qsizetype(i)] = history[i];
-        noteValue(history[i]);
+        // IterationReport's definition: (O[t-1] - O[t]) / O[t].
+        if (i > 0)
+            addChange((history[i - 1] - history[i]) / history[i], int(i + 1));
     }
     graph->setData(keys, values, true);
-    // CF_OGL restarts its monotone descent when beta changes; a faint line between the last
+    // CF_OGL restarts its monotone descent when beta changes; a dashed line between the last
     // iteration of one segment and the first of the next (history index s is iteration s + 1).
-    // Faint because a segment can be a single outer iteration long.
     for (int start : factorization.segmentStarts) {
         auto* line = new QCPItemStraightLine(m_plot);
-        line->setPen(QPen(QColor(0, 0, 0, 60), 1, Qt::DotLine));
+        line->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DashLine));
         line->point1->setCoords(start + 0.5, 1);
         line->point2->setCoords(start + 0.5, 2);
+        m_segmentLines.append(line);
     }
     rescale();
 }
 
+void ConvergencePlot::addRun(const QString& name, const Factorization& factorization)
+{
+    removeRun(name);
+    if (!m_overlayColorIndex.contains(name))
+        m_overlayColorIndex.insert(name, int(m_overlayColorIndex.size()));
+    QCPGraph* graph = m_plot->addGraph();
+    graph->setPen(QPen(overlayColor(name), 1.5));
+    graph->setName(name);
+    const auto& history = factorization.history;
+    for (std::size_t i = 0; i < history.size(); ++i)
+        graph->addData(double(i + 1), history[i]);
+    m_overlays.append({ name, graph });
+    rescale();
+}
+
+bool ConvergencePlot::removeRun(const QString& name)
+{
+    for (qsizetype i = 0; i < m_overlays.size(); ++i) {
+        if (m_overlays[i].name != name)
+            continue;
+        m_readout->hide();
+        m_plot->removeGraph(m_overlays[i].graph);
+        m_overlays.removeAt(i);
+        rescale();
+        return true;
+    }
+    return false;
+}
+
+void ConvergencePlot::clearOverlays()
+{
+    m_readout->hide();
+    for (const Overlay& overlay : std::as_const(m_overlays))
+        m_plot->removeGraph(overlay.graph);
+    m_overlays.clear();
+    rescale();
+}
+
+QStringList ConvergencePlot::overlayNames() const
+{
+    QStringList names;
+    for (const Overlay& overlay : m_overlays)
+        names.append(overlay.name);
+    return names;
+}
+
+QColor ConvergencePlot::overlayColor(const QString& name) const
+{
+    return overlayColorAt(m_overlayColorIndex.value(name, 0));
+}
+
+void ConvergencePlot::setRelativeChangeVisible(bool visible)
+{
+    m_changeVisible = visible;
+    m_changeAction->setChecked(visible);
+    rescale();
+}
+
+QString ConvergencePlot::describePoint(const QCPGraph& graph, int index) const
+{
+    const auto points = graph.data();
+    const double objective = points->at(index)->value;
+    QString text;
+    if (graph.name().size() && objectiveGraphs().size() > 1)
+        text = graph.name() + QLatin1Char('\n');
+    text
+        += tr("iteration %1\nobjective %2").arg(int(points->at(index)->key)).arg(format(objective));
+    // Same definition as IterationReport::relativeChange: (O[t-1] - O[t]) / O[t].
+    if (index > 0)
+        text += tr("\nrelative change %1")
+                    .arg((points->at(index - 1)->value - objective) / objective, 0, 'g', 3);
+    return text;
+}
+
+QString ConvergencePlot::hoverText() const
+{
+    return m_readout->text();
+}
+
 int ConvergencePlot::graphCount() const
 {
-    return m_plot->graphCount();
+    return int(m_graphs.size() + m_overlays.size());
 }
 
 int ConvergencePlot::pointCount() const
 {
     int count = 0;
-    for (int i = 0; i < m_plot->graphCount(); ++i)
-        count += m_plot->graph(i)->dataCount();
+    for (QCPGraph* graph : m_graphs)
+        count += graph->dataCount();
     return count;
 }
 
-void ConvergencePlot::updateNumberFormat(const QCPRange& range)
+QStringList ConvergencePlot::legendNames() const
 {
-    QCPAxis* y = m_plot->yAxis;
-    if (y->scaleType() == QCPAxis::stLogarithmic && LogAxisTicker::usesDecades(range)) {
-        y->setNumberFormat(QStringLiteral("eb"));
-        y->setNumberPrecision(0);
-    } else {
-        y->setNumberFormat(QStringLiteral("gb"));
-        y->setNumberPrecision(4);
+    QStringList names;
+    if (!m_plot->legend->visible())
+        return names;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
+            names.append(item->plottable()->name());
     }
+    return names;
 }
 
-void ConvergencePlot::rescale()
+void ConvergencePlot::updateLegend()
 {
-    if (!m_haveValues) {
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-        return;
-    }
-    int lastIteration = 1;
-    for (QCPGraph* graph : std::as_const(m_graphs)) {
-        if (!graph->data()->isEmpty())
-            lastIteration = std::max(lastIteration, int((graph->data()->constEnd() - 1)->key));
-        // A line needs two points; short histories (PCA has one) show their points as well.
-        graph->setScatterStyle(graph->dataCount() <= kMarkedPoints
-                ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
-                : QCPScatterStyle());
-    }
-    m_plot->xAxis->setRange(0, std::max(10, lastIteration + 1));
+    m_plot->legend->setVisible(graphCount() > 1);
+}
 
-    QCPAxis* y = m_plot->yAxis;
-    if (m_logScale) {
-        y->setScaleType(QCPAxis::stLogarithmic);
-        // 5% of the span on each side, in log space, so a flat tail near convergence still
-        // fills the plot instead of hugging a line.
-        const double logLow = std::log10(m_lowest);
-        const double logHigh = std::log10(m_highest);
-        // At least ~1% either side: a flat or one-point history would otherwise get a range so
-        // narrow that every tick label rounds to the same number.
-        const double pad = std::max(0.05 * (logHigh - logLow), 0.005);
-        const double low = std::pow(10.0, logLow - pad);
-        const double high = std::pow(10.0, logHigh + pad);
-        y->setTicker(m_logTicker);
-        y->setRange(low, high);
-        updateNumberFormat(y->range());
-    } else {
-        y->setScaleType(QCPAxis::stLinear);
-        y->setTicker(m_linearTicker);
-        const double pad
-            = std::max(0.05 * (m_highest - m_lowest), 0.01 * std::max(std::abs(m_highest), 1e-12));
-        y->setRange(m_lowest - pad, m_highest + pad);
-    }
-    y->setLabel(m_logScale ? tr("objective (log scale)") : tr("objective"));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+QString ConvergencePlot::exportTo(const QString& path)
+{
+    m_readout->hide();
+    const Result<bool> saved = plots::savePlot(*m_plot, path, m_title->text());
+    return saved ? QString() : saved.error();
+}
+
+void ConvergencePlot::exportDialog()
+{
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the convergence plot"), tr("convergence.png"), plots::plotFileFilter());
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".png");
+    if (const QString error = exportTo(path); !error.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 } // namespace facet

@@ -4,56 +4,114 @@
 #include "core/method.h"
 #include "core/types.h"
 
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QSharedPointer>
+#include <QStringList>
 #include <QWidget>
 
+class QAction;
+class QCPAxis;
 class QCPAxisTicker;
 class QCPGraph;
+class QCPItemStraightLine;
 class QCPRange;
 class QCPTextElement;
 class QCustomPlot;
+class QMenu;
 
 namespace facet {
 
 class LogAxisTicker;
+class PlotHoverReadout;
 
 // Objective against iteration on a log axis. While a run is on it grows in batches (one graph
 // per seeded start when there are several); when the run ends it shows the kept history alone.
+// Finished runs can stay as overlays for comparison, each in its own colour with a legend
+// entry. The current run's |relative change| can be shown on a right log axis; hovering shows
+// the nearest point's numbers; the context menu exports PNG, SVG or PDF.
 class ConvergencePlot : public QWidget {
     Q_OBJECT
 
 public:
     explicit ConvergencePlot(QWidget* parent = nullptr);
 
+    // The current run: beginRun() and showHistory() replace it and keep the overlays; clear()
+    // empties the plot, overlays included (a new dataset).
     void beginRun(const QString& title);
     void appendReports(const QList<IterationReport>& reports);
     // The final history of a finished run (replaces the live graphs).
     void showHistory(const Factorization& factorization, const QString& title);
     void clear();
 
-    int graphCount() const;
-    int pointCount() const; // over all graphs
+    // Overlays: finished runs drawn under the current one. A name keeps its colour for the
+    // life of the plot; adding a name again replaces that overlay.
+    void addRun(const QString& name, const Factorization& factorization);
+    bool removeRun(const QString& name);
+    void clearOverlays();
+    QStringList overlayNames() const;
+    QColor overlayColor(const QString& name) const;
+
+    // |relative change| |O[t-1] - O[t]| / O[t] of the current run on the right axis.
+    void setRelativeChangeVisible(bool visible);
+    bool isRelativeChangeVisible() const { return m_changeVisible; }
+
+    // Writes the plot as shown; the suffix (.png, .svg, .pdf) picks the format. Returns an
+    // empty string or the reason it failed.
+    QString exportTo(const QString& path);
+
+    int graphCount() const; // objective curves: the current run's and the overlays
+    int pointCount() const; // points of the current run's objective curves
     bool isLogScale() const { return m_logScale; }
+    QStringList legendNames() const; // in legend order
+    int segmentMarkerCount() const { return int(m_segmentLines.size()); }
+    QString hoverText() const; // empty while nothing is hovered
     QCustomPlot* plot() const { return m_plot; }
+    QCPGraph* relativeChangeGraph() const { return m_changeGraph; }
+    // The current run's objective curve of its first start; null before any data.
+    QCPGraph* currentGraph() const
+    {
+        return m_graphs.value(m_graphs.isEmpty() ? 0 : m_graphs.firstKey());
+    }
+    QMenu* contextMenu() const { return m_menu; }
 
 private:
     QCPGraph* graphFor(int replicate);
-    void noteValue(double value);
+    QList<QCPGraph*> objectiveGraphs() const;
+    QString describePoint(const QCPGraph& graph, int index) const;
+    void addChange(double relativeChange, int iteration);
+    void clearCurrent();
     void rescale();
-    void updateNumberFormat(const QCPRange& range);
+    void rescaleChangeAxis();
+    void updateNumberFormat(QCPAxis* axis, const QCPRange& range);
+    void updateLegend();
     void setTitle(const QString& title);
+    void buildContextMenu();
+    void exportDialog();
+
+    struct Overlay {
+        QString name;
+        QCPGraph* graph = nullptr;
+    };
 
     QCustomPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;
     QSharedPointer<LogAxisTicker> m_logTicker;
+    QSharedPointer<LogAxisTicker> m_changeTicker;
     QSharedPointer<QCPAxisTicker> m_linearTicker;
-    QMap<int, QCPGraph*> m_graphs; // by replicate
-    double m_lowest = 0;
-    double m_highest = 0;
-    bool m_haveValues = false;
+    QMap<int, QCPGraph*> m_graphs; // the current run's, by replicate
+    QCPGraph* m_changeGraph = nullptr; // on yAxis2
+    int m_changeReplicate = -1; // the start whose relative change is shown
+    QList<QCPItemStraightLine*> m_segmentLines;
+    QList<Overlay> m_overlays; // in the order they were added
+    QHash<QString, int> m_overlayColorIndex;
+    PlotHoverReadout* m_readout = nullptr;
+    QMenu* m_menu = nullptr;
+    QAction* m_changeAction = nullptr;
+    QAction* m_clearOverlaysAction = nullptr;
     bool m_logScale = true; // a log axis cannot show objectives <= 0; then it falls back to linear
+    bool m_changeVisible = true;
 };
 
 } // namespace facet

@@ -4,6 +4,7 @@
 #include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -29,17 +30,21 @@ ImageGrid::ImageGrid(QWidget* parent)
     setSizePolicy(policy);
     setBackgroundRole(QPalette::Base);
     setAutoFillBackground(true);
+    // A clicked tile takes the keyboard focus, so Esc reaches the view that shows its details.
+    setFocusPolicy(Qt::ClickFocus);
 }
 
 void ImageGrid::setSections(QList<ImageSection> sections)
 {
     m_sections = std::move(sections);
+    m_selected = {};
     contentChanged();
 }
 
 void ImageGrid::clear()
 {
     m_sections.clear();
+    m_selected = {};
     contentChanged();
 }
 
@@ -75,12 +80,13 @@ QSize ImageGrid::scaledSize(const QImage& image, int zoomPercent)
 
 int ImageGrid::layOut(int width, int zoomPercent,
     const std::function<void(const ImageSection&, const QRect&)>& onTitle,
-    const std::function<void(const ImageTile&, const QRect&)>& onTile) const
+    const TileVisitor& onTile) const
 {
     const QFontMetrics metrics = fontMetrics();
     const int lineHeight = metrics.height();
     int y = kMargin;
-    for (const ImageSection& section : m_sections) {
+    for (int s = 0; s < m_sections.size(); ++s) {
+        const ImageSection& section = m_sections[s];
         if (!section.title.isEmpty()) {
             const QRect titleRect(kMargin, y, std::max(1, width - 2 * kMargin), lineHeight + 2);
             if (onTitle)
@@ -93,10 +99,14 @@ int ImageGrid::layOut(int width, int zoomPercent,
         }
         // All tiles of a section come from one dataset and share a size.
         const QSize image = scaledSize(section.tiles.front().image, zoomPercent);
-        const bool captions = std::any_of(section.tiles.begin(), section.tiles.end(),
-            [](const ImageTile& tile) { return !tile.caption.isEmpty(); });
-        const int cellWidth = std::max(
-            image.width(), captions ? metrics.horizontalAdvance(QStringLiteral("000")) : 0);
+        // Cells are as wide as the widest caption, so a caption is never cut at small zooms.
+        int captionWidth = 0;
+        for (const ImageTile& tile : section.tiles) {
+            if (!tile.caption.isEmpty())
+                captionWidth = std::max(captionWidth, metrics.horizontalAdvance(tile.caption) + 4);
+        }
+        const bool captions = captionWidth > 0;
+        const int cellWidth = std::max(image.width(), captionWidth);
         const int cellHeight = image.height() + (captions ? kCaptionGap + lineHeight : 0);
         const int columns = std::max(1, (width - 2 * kMargin + kGap) / (cellWidth + kGap));
         for (int i = 0; i < section.tiles.size(); ++i) {
@@ -106,7 +116,7 @@ int ImageGrid::layOut(int width, int zoomPercent,
                 kMargin + column * (cellWidth + kGap) + (cellWidth - image.width()) / 2,
                 y + row * (cellHeight + kGap), image.width(), image.height());
             if (onTile)
-                onTile(section.tiles[i], rect);
+                onTile({ s, i }, section.tiles[i], rect);
         }
         const int rows = (int(section.tiles.size()) + columns - 1) / columns;
         y += rows * (cellHeight + kGap) - kGap + kSectionGap;
@@ -171,8 +181,13 @@ void ImageGrid::paintEvent(QPaintEvent* event)
                 QFontMetrics(bold).elidedText(section.title, Qt::ElideRight, rect.width()));
             painter.setFont(font());
         },
-        [&](const ImageTile& tile, const QRect& rect) {
-            const QRect withCaption = rect.adjusted(-kGap / 2, -2, kGap / 2, metrics.height() + 2);
+        [&](TilePosition position, const ImageTile& tile, const QRect& rect) {
+            const int captionWidth = tile.caption.isEmpty()
+                ? 0
+                : std::max(rect.width(), metrics.horizontalAdvance(tile.caption) + 4);
+            // The selection frame reaches 3 pixels outside the image; captions can be wider.
+            const int spill = std::max(kGap / 2, (captionWidth - rect.width()) / 2 + 1);
+            const QRect withCaption = rect.adjusted(-spill, -4, spill, metrics.height() + 4);
             if (!withCaption.intersects(exposed))
                 return;
             painter.drawImage(rect, tile.image);
@@ -180,12 +195,17 @@ void ImageGrid::paintEvent(QPaintEvent* event)
                 painter.setPen(QPen(QColor(200, 30, 30), 2));
                 painter.drawRect(rect.adjusted(-1, -1, 0, 0));
             }
+            if (position == m_selected) {
+                // Outside the image, so no pixel of the selected image is hidden.
+                painter.setPen(QPen(palette().color(QPalette::Highlight), 3));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(rect.adjusted(-3, -3, 2, 2));
+            }
             if (!tile.caption.isEmpty()) {
                 painter.setPen(palette().color(QPalette::Text));
-                const QRect captionRect(rect.center().x() - 100, rect.bottom() + 1 + kCaptionGap,
-                    200, metrics.height());
-                painter.drawText(captionRect, Qt::AlignHCenter | Qt::AlignTop,
-                    metrics.elidedText(tile.caption, Qt::ElideRight, std::max(rect.width(), 24)));
+                const QRect captionRect(rect.center().x() - captionWidth / 2,
+                    rect.bottom() + 1 + kCaptionGap, captionWidth, metrics.height());
+                painter.drawText(captionRect, Qt::AlignHCenter | Qt::AlignTop, tile.caption);
             }
         });
 }
@@ -208,10 +228,8 @@ bool ImageGrid::event(QEvent* event)
         return QWidget::event(event);
     const QPoint position = static_cast<QHelpEvent*>(event)->pos();
     QString text;
-    layOut(width(), m_zoomPercent, {}, [&](const ImageTile& tile, const QRect& rect) {
-        if (rect.contains(position))
-            text = tile.toolTip;
-    });
+    if (const TilePosition at = tileAt(position); at.isValid())
+        text = m_sections[at.section].tiles[at.index].toolTip;
     if (text.isEmpty()) {
         QToolTip::hideText();
         event->ignore();
@@ -219,6 +237,46 @@ bool ImageGrid::event(QEvent* event)
         QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), text, this);
     }
     return true;
+}
+
+QRect ImageGrid::tileRect(int section, int index) const
+{
+    QRect found;
+    layOut(width(), m_zoomPercent, {}, [&](TilePosition at, const ImageTile&, const QRect& rect) {
+        if (at.section == section && at.index == index)
+            found = rect;
+    });
+    return found;
+}
+
+TilePosition ImageGrid::tileAt(const QPoint& position) const
+{
+    TilePosition found;
+    layOut(width(), m_zoomPercent, {}, [&](TilePosition at, const ImageTile&, const QRect& rect) {
+        if (rect.contains(position))
+            found = at;
+    });
+    return found;
+}
+
+void ImageGrid::setSelectedTile(TilePosition position)
+{
+    if (position == m_selected)
+        return;
+    m_selected = position;
+    update();
+}
+
+void ImageGrid::mousePressEvent(QMouseEvent* event)
+{
+    const TilePosition at
+        = event->button() == Qt::LeftButton ? tileAt(event->position().toPoint()) : TilePosition {};
+    if (!at.isValid()) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    event->accept();
+    Q_EMIT tileClicked(at.section, at.index);
 }
 
 } // namespace facet

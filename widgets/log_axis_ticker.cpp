@@ -44,7 +44,10 @@ QVector<double> LogAxisTicker::createTickVector(double tickStep, const QCPRange&
     m_decades = usesDecades(range);
     if (m_decades || range.lower <= 0 || range.upper <= 0)
         return QCPAxisTickerLog::createTickVector(tickStep, range);
+    // The sparsest set with three labels: 1-2-3-5-7 sits between 1-2-5 and 1..9, which alone
+    // crowds a short axis (0.006 .. 0.03 would get seven labels).
     for (const auto& mantissas : { std::initializer_list<double> { 1, 2, 5 },
+             std::initializer_list<double> { 1, 2, 3, 5, 7 },
              std::initializer_list<double> { 1, 2, 3, 4, 5, 6, 7, 8, 9 } }) {
         const QVector<double> ticks = multiplesInRange(range, mantissas);
         if (ticks.size() >= 3)
