@@ -18,13 +18,6 @@ void addBenchOptions(QCommandLineParser& parser);
 Result<bool> readBenchOptions(const QCommandLineParser& parser, CliOptions& options);
 QString benchUsage();
 
-// The --knn flag of run, sweep and bench.
-inline constexpr std::array<Choice<KnnSearch>, 3> kKnnSearchChoices { {
-    { u"auto", KnnSearch::Auto },
-    { u"exact", KnnSearch::Exact },
-    { u"approx", KnnSearch::Approximate },
-} };
-
 int runBench(const CliOptions& options, QTextStream& out, QTextStream& err);
 
 } // namespace facet::cli

@@ -11,15 +11,19 @@ namespace facet {
 
 using namespace Qt::StringLiterals;
 
-Result<bool> writeJsonFile(const QString& path, const QJsonObject& object)
+Result<bool> writeBytesFile(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Indented);
     if (file.write(bytes) != bytes.size() || !file.commit())
         return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
     return true;
+}
+
+Result<bool> writeJsonFile(const QString& path, const QJsonObject& object)
+{
+    return writeBytesFile(path, QJsonDocument(object).toJson(QJsonDocument::Indented));
 }
 
 Result<bool> writeImageFile(const QString& path, const QImage& image)

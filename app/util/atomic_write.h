@@ -3,6 +3,7 @@
 
 #include "util/result.h"
 
+#include <QByteArray>
 #include <QImage>
 #include <QJsonObject>
 #include <QString>
@@ -12,6 +13,8 @@ namespace facet {
 // Both write to a temporary file beside the target and rename it over the target only when
 // everything was written (QSaveFile): a full disk or a read-only folder leaves the old file
 // intact and returns a message naming the file and the cause.
+
+Result<bool> writeBytesFile(const QString& path, const QByteArray& bytes);
 
 Result<bool> writeJsonFile(const QString& path, const QJsonObject& object);
 

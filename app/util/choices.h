@@ -66,4 +66,11 @@ inline constexpr std::array<Choice<InitKind>, 4> kInitChoices { {
     { u"kmeans", InitKind::KMeans },
 } };
 
+// The --knn flag of run, sweep and bench, and the "knn" key of sessions.
+inline constexpr std::array<Choice<KnnSearch>, 3> kKnnSearchChoices { {
+    { u"auto", KnnSearch::Auto },
+    { u"exact", KnnSearch::Exact },
+    { u"approx", KnnSearch::Approximate },
+} };
+
 } // namespace facet

@@ -3,6 +3,8 @@
 
 #include "experiment/run.h"
 
+#include "util/result.h"
+
 #include <QJsonObject>
 
 namespace facet {
@@ -11,5 +13,15 @@ namespace facet {
 // ("max-iter", "lambda", "heat-t", ...): the JSON `params` object of run files and sessions.
 // Parameters a method does not read are still recorded, so the file alone reproduces the run.
 QJsonObject runParamsToJson(const RunOptions& options);
+
+// The whole RunOptions: runParamsToJson plus what a run file keeps beside `params` ("method",
+// "seed" as a decimal string, "knn", "ogl-clusters", "known-labels"), so sessions can re-run a
+// run exactly. runOptionsFromJson(runOptionsToJson(o)) == o field by field.
+QJsonObject runOptionsToJson(const RunOptions& options);
+
+// The inverse, for untrusted files: every key is type- and range-checked, an unknown method or
+// choice is an error naming it; missing keys keep RunOptions' defaults. `context` ("run 3")
+// prefixes the messages.
+Result<RunOptions> runOptionsFromJson(const QJsonObject& object, const QString& context);
 
 } // namespace facet

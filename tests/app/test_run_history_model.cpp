@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run history table: rows of real runs under QAbstractItemModelTester, ids that are never
+// reused, the editable name (and only it), removal of scattered rows, and the CSV exports.
+#include "models/run_history_model.h"
+#include "run_record_fixtures.h"
+#include "session/run_csv.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace facet;
+using namespace Qt::StringLiterals;
+
+class TestRunHistoryModel : public QObject {
+    Q_OBJECT
+
+    Dataset m_data;
+    std::vector<RunRecord> m_runs;
+
+    QStringList names(const RunHistoryModel& model)
+    {
+        QStringList list;
+        for (int row = 0; row < model.rowCount(); ++row)
+            list << model.index(row, RunHistoryModel::NameColumn).data().toString();
+        return list;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_data = fixtures::labelledBars();
+        m_runs.push_back(fixtures::solvedRecord(m_data, "nmf", 3, 1, u"a"_s));
+        m_runs.push_back(fixtures::solvedRecord(m_data, "cf", 3, 2, u"b"_s));
+        m_runs.push_back(fixtures::solvedRecord(m_data, "gnmf", 4, 3, u"c"_s));
+        m_runs.push_back(fixtures::solvedRecord(m_data, "nmf", 5, 4));
+    }
+
+    void rowsShowTheRuns()
+    {
+        RunHistoryModel model;
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        for (const RunRecord& r : m_runs)
+            model.addRun(r);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.columnCount(), int(RunHistoryModel::ColumnCount));
+        QCOMPARE(names(model), (QStringList { u"a"_s, u"b"_s, u"c"_s, u"NMF k=5"_s }));
+        QCOMPARE(model.headerData(RunHistoryModel::AcColumn, Qt::Horizontal).toString(), u"AC"_s);
+        const auto cell
+            = [&](int row, int column) { return model.index(row, column).data().toString(); };
+        QCOMPARE(cell(1, RunHistoryModel::MethodColumn), u"CF"_s);
+        QCOMPARE(cell(2, RunHistoryModel::ParamsColumn), u"k=4"_s);
+        QCOMPARE(cell(2, RunHistoryModel::SeedColumn), u"3"_s);
+        QCOMPARE(model.index(0, RunHistoryModel::IterationsColumn).data().toInt(),
+            m_runs[0].summary.iterations);
+        QCOMPARE(cell(0, RunHistoryModel::AcColumn),
+            QString::number(100 * *m_runs[0].summary.ac, 'f', 1) + u" %"_s);
+        QCOMPARE(cell(0, RunHistoryModel::ObjectiveColumn),
+            QString::number(m_runs[0].summary.objective, 'g', 6));
+        QVERIFY(cell(0, RunHistoryModel::TimeColumn).endsWith(u"s"_s));
+
+        model.setParamsFormatter(
+            [](const RunOptions& o) { return u"rank %1"_s.arg(o.params.rank); });
+        QCOMPARE(cell(3, RunHistoryModel::ParamsColumn), u"rank 5"_s);
+    }
+
+    void idsAreUniqueAndNeverReused()
+    {
+        RunHistoryModel model;
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunRecord r = m_runs[0];
+        r.id = 0;
+        QCOMPARE(model.addRun(r), 1);
+        QCOMPARE(model.addRun(r), 2);
+        r.id = 2; // taken
+        QCOMPARE(model.addRun(r), 3);
+        QVERIFY(model.removeRun(2));
+        QCOMPARE(model.addRun(m_runs[1]), 4);
+        QCOMPARE(model.rowOfId(4), 2);
+        QCOMPARE(model.rowOfId(3), -1);
+        QCOMPARE(model.index(2, 0).data(RunHistoryModel::IdRole).toInt(), 4);
+
+        std::vector<RunRecord> loaded { m_runs[0], m_runs[1], m_runs[2] };
+        loaded[0].id = 9;
+        loaded[1].id = 9;
+        loaded[2].id = 0;
+        model.setRuns(loaded);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.run(0).id, 9);
+        QVERIFY(model.run(1).id != 9 && model.run(1).id > 0);
+        QVERIFY(model.run(2).id != 9 && model.run(2).id != model.run(1).id);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void onlyTheNameIsEditable()
+    {
+        RunHistoryModel model;
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        for (const RunRecord& r : m_runs)
+            model.addRun(r);
+        QVERIFY(model.flags(model.index(0, RunHistoryModel::NameColumn)) & Qt::ItemIsEditable);
+        QVERIFY(!(model.flags(model.index(0, RunHistoryModel::AcColumn)) & Qt::ItemIsEditable));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(model.setData(model.index(1, 0), u"  baseline CF  "_s));
+        QCOMPARE(model.run(1).name, u"baseline CF"_s);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(!model.setData(model.index(1, 0), u"   "_s)); // an empty name is refused
+        QCOMPARE(model.run(1).name, u"baseline CF"_s);
+        QVERIFY(!model.setData(model.index(1, RunHistoryModel::AcColumn), u"99"_s));
+        QVERIFY(model.renameRun(0, u"first"_s));
+        QCOMPARE(names(model).first(), u"first"_s);
+    }
+
+    void scatteredRowsAreRemoved()
+    {
+        RunHistoryModel model;
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        for (const RunRecord& r : m_runs)
+            model.addRun(r);
+        model.removeRunRows({ 0, 2, 0 });
+        QCOMPARE(names(model), (QStringList { u"b"_s, u"NMF k=5"_s }));
+        QVERIFY(!model.removeRun(5));
+        QVERIFY(!model.removeRows(1, 2));
+    }
+
+    void tableCsv()
+    {
+        std::vector<RunRecord> runs { m_runs[0], m_runs[1] };
+        runs[0].id = 1;
+        runs[0].name = u"with, comma and \"quotes\""_s;
+        runs[1].id = 2;
+        runs[1].summary.ac.reset();
+        const QList<QByteArray> lines = runTableCsv(runs).split('\n');
+        QCOMPARE(lines.size(), 4); // header, two rows, empty after the last CRLF
+        QVERIFY(
+            lines[0].startsWith("id,name,method,rank,seed,iterations,stop_reason,objective,ac,"));
+        QVERIFY(lines[1].startsWith("1,\"with, comma and \"\"quotes\"\"\",nmf,3,1,"));
+        QVERIFY(lines[1].contains(QByteArray::number(*m_runs[0].summary.ac, 'g', 17)));
+        // An undefined AC is an empty field, and the options travel as quoted JSON.
+        QVERIFY(lines[2].contains(",,"));
+        QVERIFY(lines[2].contains(",\"{\"\""));
+        QVERIFY(lines[2].contains("\"\"method\"\":\"\"cf\"\""));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"runs.csv"_s);
+        QVERIFY(writeRunTableCsv(runs, path).ok());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), runTableCsv(runs));
+    }
+
+    void factorsCsvReadBackExactly()
+    {
+        QTemporaryDir dir;
+        const RunRecord& run = m_runs[2];
+        const Result<bool> written = writeRunFactorsCsv(run, dir.path());
+        QVERIFY2(written.ok(), qPrintable(written.ok() ? QString() : written.error()));
+        for (const auto& [file, matrix] :
+            { std::pair { u"basis.csv"_s, &run.basis }, std::pair { u"V.csv"_s, &run.V } }) {
+            QFile f(dir.filePath(file));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+            QCOMPARE(lines.size(), int(matrix->rows()));
+            for (int i = 0; i < lines.size(); ++i) {
+                const QList<QByteArray> fields = lines[i].trimmed().split(',');
+                QCOMPARE(fields.size(), int(matrix->cols()));
+                for (int j = 0; j < fields.size(); ++j)
+                    QCOMPARE(fields[j].toDouble(), double((*matrix)(i, j)));
+            }
+        }
+        RunRecord empty = run;
+        empty.basis.resize(0, 0);
+        empty.V.resize(0, 0);
+        const Result<bool> refused = writeRunFactorsCsv(empty, dir.path());
+        QVERIFY(!refused.ok());
+        QVERIFY(refused.error().contains(u"kept no factors"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunHistoryModel)
+#include "test_run_history_model.moc"

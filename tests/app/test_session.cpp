@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sessions: a round trip keeps every option and every factor bit; dataset paths stay inside the
+// session folder; a facet-cli run report (version 0) migrates; a newer file and a failed save
+// change nothing on disk. Damaged files: test_session_malformed.cpp.
+#include "cli/run_report.h"
+#include "session/session.h"
+#include "session/session_matrix.h"
+#include "session_fixtures.h"
+#include "util/params_json.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <cstring>
+#include <limits>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace facet;
+using namespace Qt::StringLiterals;
+using namespace facet::fixtures;
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void optionsRoundTripEveryField()
+    {
+        const RunOptions o = unusualOptions();
+        const Result<RunOptions> back = runOptionsFromJson(runOptionsToJson(o), u"run"_s);
+        QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error()));
+        compareOptions(o, *back);
+        // Defaults too: "init": "default" must come back as initSet = false.
+        const RunOptions d;
+        const Result<RunOptions> defaults = runOptionsFromJson(runOptionsToJson(d), {});
+        QVERIFY(defaults.ok());
+        compareOptions(d, *defaults);
+    }
+
+    void roundTripIsBitExact()
+    {
+        const Session s = sampleSession();
+        QVERIFY(s.runs[0].hasFactors());
+        QVERIFY(s.runs[0].summary.ac.has_value());
+        const QByteArray json = serializeSession(s, u"/tmp"_s);
+        QVERIFY(json.contains("\"format\": \"facet-session\""));
+        QVERIFY(json.contains("\"version\": 1"));
+        const Result<Session> back = parseSession(json, u"/tmp"_s);
+        QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error()));
+        QVERIFY(back->dataset.has_value());
+        QCOMPARE(back->dataset->spec, u"builtin:swimmer"_s);
+        QCOMPARE(back->dataset->prepare.l2Normalize, true);
+        QCOMPARE(back->runs.size(), s.runs.size());
+        for (std::size_t i = 0; i < s.runs.size(); ++i) {
+            const RunRecord &a = s.runs[i], &b = back->runs[i];
+            QCOMPARE(b.id, a.id);
+            QCOMPARE(b.name, a.name);
+            compareOptions(a.options, b.options);
+            QCOMPARE(b.summary.iterations, a.summary.iterations);
+            QVERIFY(b.summary.stopReason == a.summary.stopReason);
+            QCOMPARE(b.summary.objective, a.summary.objective);
+            QCOMPARE(b.summary.ac, a.summary.ac);
+            QCOMPARE(b.summary.nmi, a.summary.nmi);
+            QCOMPARE(b.summary.graphAc, a.summary.graphAc);
+            QCOMPARE(b.summary.reconstructionError, a.summary.reconstructionError);
+            QCOMPARE(b.summary.sparseness, a.summary.sparseness);
+            QCOMPARE(b.summary.seconds, a.summary.seconds);
+            QVERIFY(b.history == a.history);
+            QVERIFY(b.segmentStarts == a.segmentStarts);
+            QVERIFY(b.predicted == a.predicted);
+            QVERIFY(sameBits(a.basis, b.basis));
+            QVERIFY(sameBits(a.V, b.V));
+            QCOMPARE(b.imageHeight, 8);
+            QCOMPARE(b.imageWidth, 8);
+            QCOMPARE(b.created.toMSecsSinceEpoch(), a.created.toMSecsSinceEpoch());
+        }
+        // Serializing what was read gives the same bytes: nothing drifts on a second save.
+        QCOMPARE(serializeSession(*back, u"/tmp"_s), json);
+    }
+
+    void datasetPathsStayInsideTheSessionFolder()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.path();
+        Session s;
+        s.dataset = DatasetRequest {};
+        s.dataset->spec = folder + u"/data/set.mat"_s;
+        QJsonObject root = QJsonDocument::fromJson(serializeSession(s, folder)).object();
+        QCOMPARE(root[u"dataset"_s].toObject()[u"path"_s].toString(), u"data/set.mat"_s);
+        Result<Session> back = parseSession(toBytes(root), folder);
+        QVERIFY(back.ok());
+        QCOMPARE(back->dataset->spec, folder + u"/data/set.mat"_s);
+        // Moving the folder moves the data with it.
+        back = parseSession(toBytes(root), u"/elsewhere/session"_s);
+        QCOMPARE(back->dataset->spec, u"/elsewhere/session/data/set.mat"_s);
+
+        s.dataset->spec = u"/srv/faces/ORL.mat"_s;
+        root = QJsonDocument::fromJson(serializeSession(s, folder)).object();
+        QCOMPARE(root[u"dataset"_s].toObject()[u"path"_s].toString(), u"/srv/faces/ORL.mat"_s);
+        QCOMPARE(parseSession(toBytes(root), folder)->dataset->spec, u"/srv/faces/ORL.mat"_s);
+
+        s.dataset->spec = u"builtin:bars"_s;
+        root = QJsonDocument::fromJson(serializeSession(s, folder)).object();
+        QCOMPARE(parseSession(toBytes(root), folder)->dataset->spec, u"builtin:bars"_s);
+
+        for (const QString& hostile :
+            { u"../secret.mat"_s, u"data/../../../etc/passwd"_s, u".."_s }) {
+            QJsonObject d = root[u"dataset"_s].toObject();
+            d[u"path"_s] = hostile;
+            root[u"dataset"_s] = d;
+            const Result<Session> refused = parseSession(toBytes(root), folder);
+            QVERIFY(refused.ok()); // the runs still load
+            QVERIFY(!refused->dataset.has_value());
+            QVERIFY2(refused->datasetProblem.contains(u"leads outside the session's folder"_s),
+                qPrintable(refused->datasetProblem));
+        }
+    }
+
+    void versionZeroReportMigrates()
+    {
+        const Dataset data = fixtures::labelledBars();
+        RunOptions options;
+        options.method = "gnmf";
+        options.params.rank = 3;
+        options.params.lambda = 10;
+        options.driver.maxIter = 40;
+        options.driver.seed = 77;
+        const RunResult result = runAndCluster(data.X, data.labels, options);
+        DatasetRequest request;
+        request.spec = u"builtin:bars"_s;
+        const QJsonObject report = runReport(data, request, options, result, {});
+        const Result<Session> s = parseSession(toBytes(report), u"/tmp"_s);
+        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error()));
+        QCOMPARE(s->dataset->spec, u"builtin:bars"_s);
+        QCOMPARE(int(s->runs.size()), 1);
+        const RunRecord& r = s->runs[0];
+        QVERIFY(!r.hasFactors());
+        QCOMPARE(r.options.method, std::string("gnmf"));
+        QCOMPARE(r.options.params.lambda, std::optional<double>(10));
+        QCOMPARE(r.options.driver.seed, std::uint64_t(77));
+        QCOMPARE(r.options.driver.maxIter, 40);
+        QVERIFY(r.history == result.factorization.history);
+        QVERIFY(r.predicted == result.predicted);
+        QCOMPARE(r.summary.ac, result.ac);
+        QCOMPARE(r.summary.iterations, result.factorization.iterations);
+        QCOMPARE(r.imageHeight, 8);
+    }
+
+    void saveAndLoadThroughAFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.facet.json"_s);
+        const Session s = sampleSession();
+        const Result<bool> saved = saveSession(s, path);
+        QVERIFY2(saved.ok(), qPrintable(saved.ok() ? QString() : saved.error()));
+        const Result<Session> back = loadSession(path);
+        QVERIFY(back.ok());
+        QVERIFY(sameBits(back->runs[1].basis, s.runs[1].basis));
+        const Result<Session> missing = loadSession(dir.filePath(u"none.json"_s));
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.error().contains(u"none.json"_s));
+    }
+
+    void newerVersionChangesNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"future.json"_s);
+        QJsonObject root = sampleJson();
+        root[u"version"_s] = 7;
+        const QByteArray bytes = toBytes(root);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        const Result<Session> s = loadSession(path);
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().contains(u"newer Facet (version 7); this build reads up to 1"_s),
+            qPrintable(s.error()));
+        QCOMPARE(readAll(path), bytes);
+    }
+
+    void failedSaveKeepsTheOldFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        Session first;
+        first.runs.push_back(sampleSession().runs[0]);
+        QVERIFY(saveSession(first, path).ok());
+        const QByteArray before = readAll(path);
+        const Session second = sampleSession();
+
+        // A read-only folder (root writes there anyway, so as root this part cannot fail).
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        const Result<bool> readOnly = saveSession(second, path);
+        QFile::setPermissions(
+            dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        if (geteuid() != 0) {
+            QVERIFY(!readOnly.ok());
+            QVERIFY2(readOnly.error().contains(path), qPrintable(readOnly.error()));
+            QCOMPARE(readAll(path), before);
+        }
+
+        // A disk that fills up mid-write, for every user: the file size limit makes the write
+        // of the temporary file fail with EFBIG (SIGXFSZ ignored so it is an error, not a kill).
+        QVERIFY(saveSession(first, path).ok());
+        rlimit old {};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = old;
+        small.rlim_cur = rlim_t(before.size() + 100);
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const Result<bool> full = saveSession(second, path);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY(!full.ok());
+        QVERIFY2(full.error().startsWith(u"cannot write "_s + path), qPrintable(full.error()));
+        QCOMPARE(readAll(path), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { u"s.json"_s });
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "test_session.moc"

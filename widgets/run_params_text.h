@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/run.h"
+
+#include <QString>
+
+namespace facet {
+
+// The parameters a run's method reads, compactly ("k=10, λ=100, p=5, heat t=2"), for the run
+// history's Parameters column and the comparison's headers. Unset values show the method's
+// default, so two rows that ran the same way read the same.
+QString runParamsText(const RunOptions& options);
+
+} // namespace facet
