@@ -33,6 +33,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     , m_maxIterLabel(new QLabel)
     , m_tolerance(new QComboBox)
     , m_seed(new QSpinBox)
+    , m_normalize(new QComboBox)
     , m_run(new QPushButton(tr("Run")))
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_progress(new QProgressBar)
@@ -86,6 +87,13 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_seed->setToolTip(tr("The same seed gives the same factors"));
 
+    m_normalize->setObjectName(QStringLiteral("normalizeCombo"));
+    m_normalize->addItem(tr("auto (L2 for the CF family)"), int(SampleNormalization::Auto));
+    m_normalize->addItem(tr("as loaded"), int(SampleNormalization::None));
+    m_normalize->addItem(tr("L2, every method"), int(SampleNormalization::L2));
+    m_normalize->setToolTip(tr("Scale every sample to unit L2 norm before the factorization "
+                               "(METHODS.md 8; facet-cli run --normalize)"));
+
     m_run->setObjectName(QStringLiteral("runButton"));
     m_run->setToolTip(tr("Start the factorization (Ctrl+R)"));
     m_run->setDefault(true);
@@ -110,6 +118,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->addRow(m_maxIterLabel, m_maxIter);
     form->addRow(tr("&Tolerance:"), m_tolerance);
     form->addRow(tr("&Seed:"), m_seed);
+    form->addRow(tr("Sa&mples:"), m_normalize);
 
     auto* parameterBox = new QGroupBox(tr("Parameters"));
     (new QVBoxLayout(parameterBox))->addWidget(m_params);
@@ -147,6 +156,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     connect(m_maxIter, &QSpinBox::valueChanged, this, note);
     connect(m_tolerance, &QComboBox::currentIndexChanged, this, note);
     connect(m_seed, &QSpinBox::valueChanged, this, note);
+    connect(m_normalize, &QComboBox::currentIndexChanged, this, note);
     connect(m_params, &ParameterPanel::changed, this, note);
     connect(m_autoRerun, &QCheckBox::toggled, this, [this](bool on) {
         setState(m_running, m_canRun);
@@ -262,8 +272,19 @@ void ControlPanel::setState(bool running, bool canRun)
     const bool locked = running && !m_autoRerun->isChecked();
     for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_rank),
              static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance),
-             static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_params) })
+             static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_normalize),
+             static_cast<QWidget*>(m_params) })
         option->setEnabled(!locked);
+}
+
+SampleNormalization ControlPanel::sampleNormalization() const
+{
+    return SampleNormalization(m_normalize->currentData().toInt());
+}
+
+void ControlPanel::setSampleNormalization(SampleNormalization normalization)
+{
+    m_normalize->setCurrentIndex(std::max(0, m_normalize->findData(int(normalization))));
 }
 
 bool ControlPanel::autoRerun() const
@@ -285,6 +306,7 @@ QVariantMap ControlPanel::snapshot() const
         { QStringLiteral("outerIterations"), iterationsFor(true) },
         { QStringLiteral("tol"), tolerance() },
         { QStringLiteral("seed"), seed() },
+        { QStringLiteral("normalize"), int(sampleNormalization()) },
         { QStringLiteral("params"), m_params->currentValues() },
     };
 }
@@ -298,6 +320,8 @@ void ControlPanel::restoreSnapshot(const QVariantMap& snapshot)
     setIterationsFor(true, snapshot.value(QStringLiteral("outerIterations")).toInt());
     setTolerance(snapshot.value(QStringLiteral("tol")).toDouble());
     setSeed(snapshot.value(QStringLiteral("seed")).toInt());
+    setSampleNormalization(
+        SampleNormalization(snapshot.value(QStringLiteral("normalize")).toInt()));
     m_params->setCurrentValues(snapshot.value(QStringLiteral("params")).toMap());
     m_restoring = false;
     Q_EMIT optionsChanged();
@@ -367,6 +391,7 @@ void ControlPanel::saveSettings(QSettings& settings) const
     settings.setValue(QStringLiteral("tol"), tolerance());
     settings.setValue(QStringLiteral("seed"), seed());
     settings.setValue(QStringLiteral("autoRerun"), autoRerun());
+    settings.setValue(QStringLiteral("normalize"), int(sampleNormalization()));
     m_params->saveSettings(settings);
     settings.endGroup();
 }
@@ -383,6 +408,8 @@ void ControlPanel::restoreSettings(QSettings& settings)
     setTolerance(settings.value(QStringLiteral("tol"), 1e-5).toDouble());
     setSeed(settings.value(QStringLiteral("seed"), 0).toInt());
     setAutoRerun(settings.value(QStringLiteral("autoRerun"), false).toBool());
+    setSampleNormalization(SampleNormalization(
+        settings.value(QStringLiteral("normalize"), int(SampleNormalization::Auto)).toInt()));
     settings.endGroup();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "experiment/experiment_data.h"
 #include "experiment/run.h"
 
 #include <QString>
@@ -42,6 +43,10 @@ public:
     int seed() const;
     void setSeed(int seed);
     RunOptions runOptions() const;
+    // METHODS.md section 8: per-sample L2 normalization, by default for the CF family only (as
+    // facet-cli run --normalize auto).
+    SampleNormalization sampleNormalization() const;
+    void setSampleNormalization(SampleNormalization normalization);
 
     // Every option the panel shows (method, rank, limits, seed, the method's parameters), for
     // undo; restoreSnapshot() emits optionsChanged() once.
@@ -95,6 +100,7 @@ private:
     QLabel* m_maxIterLabel = nullptr; // "Max iterations", or "Outer iterations" for CF_OGL
     QComboBox* m_tolerance = nullptr;
     QSpinBox* m_seed = nullptr;
+    QComboBox* m_normalize = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -5,14 +5,18 @@
 #include "cluster_view.h"
 #include "control_panel.h"
 #include "convergence_plot.h"
+#include "data/dataset_source.h"
 #include "data/image_render.h"
 #include "dataset_inspector.h"
 #include "experiment_view.h"
 #include "jobs/solve_job.h"
+#include "models/run_history_model.h"
 #include "parameter_history.h"
 #include "projection_view.h"
 #include "recent_files_menu.h"
+#include "run_history_view.h"
 #include "run_summary.h"
+#include "session/session.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -74,6 +78,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_inspector(new DatasetInspector)
     , m_experiment(new ExperimentView)
     , m_projection(new ProjectionView)
+    , m_runs(new RunHistoryModel(this))
+    , m_runsView(new RunHistoryView(m_runs))
     , m_datasetStatus(new QLabel)
     , m_jobStatus(new QLabel)
     , m_rerunTimer(new QTimer(this))
@@ -110,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_rerunTimer, &QTimer::timeout, this, &MainWindow::restartRun);
     connect(m_controls, &ControlPanel::optionsChanged, this, &MainWindow::onOptionsChanged);
     connect(m_experiment, &ExperimentView::trialRunRequested, this, &MainWindow::openTrialRun);
+    connectRunHistory();
     connect(m_projection, &ProjectionView::failed, this,
         [this](const QString& message) { showError(tr("Could not project the image"), message); });
 
@@ -226,7 +233,26 @@ void MainWindow::submitRun()
     submitRun(m_controls->runOptions(), false);
 }
 
-void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread)
+std::shared_ptr<const Dataset> MainWindow::runData(const std::string& method)
+{
+    const SampleNormalization mode = m_controls->sampleNormalization();
+    const MethodInfo* info = findMethod(method);
+    const bool normalize = mode == SampleNormalization::L2
+        || (mode == SampleNormalization::Auto && info && info->cfFamily);
+    if (!normalize)
+        return m_dataset;
+    if (m_normalizedFrom != m_dataset.get() || !m_normalizedData) {
+        // The routine facet-cli run uses, so the GUI and the CLI see the same bits. O(mn), done
+        // once per dataset.
+        auto normalized = std::make_shared<Dataset>(*m_dataset);
+        prepareDataset(*normalized, PrepareOptions { false, true });
+        m_normalizedData = std::move(normalized);
+        m_normalizedFrom = m_dataset.get();
+    }
+    return m_normalizedData;
+}
+
+void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bool asLoaded)
 {
     // After close the worker thread is gone (and its job deleted); nothing can run any more.
     if (!m_solveThread->isRunning())
@@ -247,7 +273,8 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread)
                                  .arg(methodTitle(m_runOptions.method))
                                  .arg(m_runOptions.params.rank));
     updateActions();
-    m_solveJob->submit({ runId, m_dataset, m_runOptions, singleInnerThread });
+    m_runData = asLoaded ? m_dataset : runData(m_runOptions.method);
+    m_solveJob->submit({ runId, m_runData, m_runOptions, singleInnerThread });
     Q_EMIT runStarted(runId);
 }
 
@@ -299,23 +326,33 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     if (runId != m_runId || !m_running)
         return;
     m_running = false;
-    m_result = result;
-    m_resultData = m_dataset;
-    m_resultOptions = m_runOptions;
-    const Factorization& f = result.factorization;
-    m_gallery->setBasis(f.basis, m_dataset->height, m_dataset->width);
-    m_plot->showHistory(
-        f, tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
-    m_clusters->setResult(*m_dataset, result);
-    m_projection->setContext(
-        m_dataset, m_request, std::make_shared<const RunResult>(result), m_runOptions);
-    m_clustersDock->raise(); // the dataset panel shares its place; the new result comes first
-    m_controls->setProgress(f.iterations, m_runOptions.driver.maxIter);
+    showResult(result, m_runOptions, m_runData);
+    m_runs->addRun(makeRunRecord(m_runOptions, result, *m_runData, {}));
+    m_controls->setProgress(result.factorization.iterations, m_runOptions.driver.maxIter);
     updateJobStatus(0);
-    m_controls->setResultSummary(runSummaryHtml(result, m_runOptions));
     statusBar()->showMessage(runStatusLine(result, m_runOptions));
     updateActions();
     Q_EMIT runFinished(result);
+}
+
+void MainWindow::showResult(const RunResult& result, const RunOptions& options,
+    const std::shared_ptr<const Dataset>& runData)
+{
+    m_result = result;
+    m_resultData = runData;
+    m_resultOptions = options;
+    const Factorization& f = result.factorization;
+    m_gallery->setFactors(f.basis, f.V, m_dataset, m_dataset->height, m_dataset->width);
+    m_plot->showHistory(
+        f, tr("%1, k = %2").arg(methodTitle(options.method)).arg(options.params.rank));
+    m_clusters->setResult(*m_dataset, result);
+    // New images are prepared as the run's data was: normalized when it was.
+    DatasetRequest projectionRequest = m_request;
+    projectionRequest.prepare.l2Normalize = runData != m_dataset;
+    m_projection->setContext(
+        runData, projectionRequest, std::make_shared<const RunResult>(result), options);
+    m_clustersDock->raise(); // the dataset panel shares its place; the new result comes first
+    m_controls->setResultSummary(runSummaryHtml(result, options));
 }
 
 void MainWindow::onFailed(quint64 runId, const QString& message)

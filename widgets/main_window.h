@@ -27,7 +27,10 @@ class ConvergencePlot;
 class DatasetInspector;
 class ExperimentView;
 class ParameterHistory;
+class OvercompleteDemo;
 class ProjectionView;
+class RunHistoryModel;
+class RunHistoryView;
 class PreprocessDialog;
 class RecentFilesMenu;
 class SolveJob;
@@ -82,6 +85,17 @@ public:
     ExperimentView* experimentView() const { return m_experiment; }
     ParameterHistory* parameterHistory() const { return m_history; }
     ProjectionView* projectionView() const { return m_projection; }
+    RunHistoryModel* runHistory() const { return m_runs; }
+    RunHistoryView* runHistoryView() const { return m_runsView; }
+
+    // Sessions (File menu): the dataset's request and every run of the history, as JSON written
+    // atomically. Both return false with the error shown when they fail; nothing is lost.
+    bool saveSession(const QString& path);
+    bool openSession(const QString& path);
+    const QString& sessionPath() const { return m_sessionPath; }
+    // Shows a run of the history in the views (its factors, curve and clusters), when it was made
+    // on data of the current dataset's shape; false with the reason in the status bar otherwise.
+    bool showRun(int id);
     // Projects an image file onto the current basis and shows the Projection panel.
     void projectImage(const QString& path);
     // The permanent status-bar read-out of the running job (iteration, speed, ETA).
@@ -90,6 +104,9 @@ public:
     static constexpr int kAutoRerunDelayMs = 250;
     // Shows and raises the Experiment dock (Run > Experiment...).
     void showExperiment();
+    // Shows the 2-D overcomplete-basis demo (View menu), made on first use; null before.
+    void showOvercompleteDemo();
+    OvercompleteDemo* overcompleteDemo() const { return m_demo; }
 
 Q_SIGNALS:
     void datasetLoaded(const QString& name);
@@ -117,8 +134,19 @@ private:
     void exportBasisDialog();
     void clearResult();
     void submitRun();
-    void submitRun(const RunOptions& options, bool singleInnerThread);
+    // asLoaded: the dataset exactly as it is (an experiment trial, already prepared); otherwise
+    // the panel's sample normalization applies.
+    void submitRun(const RunOptions& options, bool singleInnerThread, bool asLoaded = false);
+    // The data a run of `method` sees under the panel's sample normalization.
+    std::shared_ptr<const Dataset> runData(const std::string& method);
     void adoptDataset(const OpenedDataset& opened);
+    void showResult(const RunResult& result, const RunOptions& options,
+        const std::shared_ptr<const Dataset>& runData);
+    // main_window_session.cpp
+    void connectRunHistory();
+    void saveSessionDialog(bool askPath);
+    void openSessionDialog();
+    void rerun(const RunOptions& options);
     void onOptionsChanged();
     void updateJobStatus(int iteration);
 
@@ -131,7 +159,10 @@ private:
     std::shared_ptr<const Dataset> m_dataset;
     DatasetRequest m_request; // of m_dataset
     std::optional<RunResult> m_result; // the last good result, of m_resultData
-    std::shared_ptr<const Dataset> m_resultData;
+    std::shared_ptr<const Dataset> m_resultData; // what the result's run saw
+    std::shared_ptr<const Dataset> m_runData; // what the run in progress sees
+    std::shared_ptr<const Dataset> m_normalizedData; // m_dataset with unit-norm samples
+    const Dataset* m_normalizedFrom = nullptr;
     RunOptions m_resultOptions;
     RunOptions m_runOptions; // of the run in progress, or the last one submitted
     quint64 m_runId = 0; // id of the run whose answers are wanted; others are stale
@@ -151,6 +182,12 @@ private:
     DatasetInspector* m_inspector = nullptr;
     ExperimentView* m_experiment = nullptr;
     ProjectionView* m_projection = nullptr;
+    RunHistoryModel* m_runs = nullptr;
+    RunHistoryView* m_runsView = nullptr;
+    QDockWidget* m_runsDock = nullptr;
+    OvercompleteDemo* m_demo = nullptr;
+    QDockWidget* m_demoDock = nullptr;
+    QString m_sessionPath;
     QDockWidget* m_projectionDock = nullptr;
     QAction* m_projectAction = nullptr;
     QDockWidget* m_experimentDock = nullptr;

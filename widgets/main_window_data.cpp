@@ -123,7 +123,7 @@ void MainWindow::openTrialRun(const TrialRun& run)
     m_controls->setRank(options.params.rank);
     m_controls->setMaxIterations(options.driver.maxIter);
     m_controls->setTolerance(options.driver.tol);
-    submitRun(options, true);
+    submitRun(options, true, true);
     m_rerunTimer->stop(); // the panel's changes above are not a request for another run
     statusBar()->showMessage(tr("Running %1 exactly as the experiment did (its seed %2, one "
                                 "inner thread).")
@@ -141,6 +141,8 @@ void MainWindow::adoptDataset(const OpenedDataset& opened)
     }
     m_dataset = opened.data;
     m_request = opened.request;
+    m_normalizedData.reset(); // made again for the new data when a run needs it
+    m_normalizedFrom = nullptr;
     clearResult();
     m_inspector->setDataset(opened);
     m_datasetDock->raise();

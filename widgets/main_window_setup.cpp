@@ -9,9 +9,11 @@
 #include "data/dataset_source.h"
 #include "dataset_inspector.h"
 #include "experiment_view.h"
+#include "overcomplete_demo.h"
 #include "parameter_history.h"
 #include "projection_view.h"
 #include "recent_files_menu.h"
+#include "run_history_view.h"
 #include "vertical_scroll_area.h"
 
 #include <QDockWidget>
@@ -25,7 +27,7 @@ namespace facet {
 
 namespace {
 // Bumped when the dock layout changes so an old saved state is not applied to new docks.
-constexpr int kWindowStateVersion = 4;
+constexpr int kWindowStateVersion = 5;
 } // namespace
 
 void MainWindow::createDocks()
@@ -56,6 +58,9 @@ void MainWindow::createDocks()
         m_projection, tr("Projection"), QStringLiteral("projectionDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(m_clustersDock, m_projectionDock);
     m_datasetDock->raise();
+    // The history sits under the gallery: a table is wide and short.
+    m_runsDock
+        = addDock(m_runsView, tr("Runs"), QStringLiteral("runsDock"), Qt::BottomDockWidgetArea);
     // Experiments are occasional and want room: a floating window, hidden until asked for.
     m_experimentDock = addDock(
         m_experiment, tr("Experiment"), QStringLiteral("experimentDock"), Qt::BottomDockWidgetArea);
@@ -71,6 +76,24 @@ void MainWindow::showExperiment()
     m_experimentDock->activateWindow();
 }
 
+void MainWindow::showOvercompleteDemo()
+{
+    if (!m_demo) {
+        // Made on first use: it starts its two runs at once, which nobody asked for before.
+        m_demo = new OvercompleteDemo;
+        m_demoDock = new QDockWidget(tr("2-D overcomplete-basis demo"), this);
+        m_demoDock->setObjectName(QStringLiteral("demoDock"));
+        m_demoDock->setWidget(m_demo);
+        addDockWidget(Qt::BottomDockWidgetArea, m_demoDock);
+        m_demoDock->setFloating(true);
+        m_demoDock->resize(1200, 700);
+        // Hiding it leaves its runs alone: they take milliseconds on 150 points.
+    }
+    m_demoDock->show();
+    m_demoDock->raise();
+    m_demoDock->activateWindow();
+}
+
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
@@ -82,6 +105,7 @@ void MainWindow::showEvent(QShowEvent* event)
         = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
     resizeDocks({ dock("controlsDock"), dock("convergenceDock") }, { 350, 520 }, Qt::Horizontal);
     resizeDocks({ dock("convergenceDock"), dock("clustersDock") }, { 320, 560 }, Qt::Vertical);
+    resizeDocks({ dock("runsDock") }, { 170 }, Qt::Vertical);
 }
 
 void MainWindow::createMenus()
@@ -103,6 +127,16 @@ void MainWindow::createMenus()
     file->addSeparator();
     m_exportAction
         = file->addAction(tr("&Export basis image..."), this, &MainWindow::exportBasisDialog);
+    QAction* openSession
+        = file->addAction(tr("Open &session..."), this, &MainWindow::openSessionDialog);
+    openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction* save
+        = file->addAction(tr("&Save session"), this, [this] { saveSessionDialog(false); });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs
+        = file->addAction(tr("Save session &as..."), this, [this] { saveSessionDialog(true); });
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
     m_projectAction = file->addAction(tr("&Project an image onto the basis..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Project an image"), {},
             tr("Images (*.png *.jpg *.jpeg *.bmp *.pgm *.ppm *.gif *.tif *.tiff *.webp)"));
@@ -145,6 +179,10 @@ void MainWindow::createMenus()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    QAction* demo = m_viewMenu->addAction(
+        tr("2-D &overcomplete-basis demo"), this, &MainWindow::showOvercompleteDemo);
+    demo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Facet"), this, [this] {

@@ -3,8 +3,10 @@
 // read-out in the status bar, and how responsive the window stays while a solve runs.
 
 #include "control_panel.h"
+#include "data/dataset_source.h"
 #include "log_slider.h"
 #include "main_window.h"
+#include "overcomplete_demo.h"
 #include "parameter_history.h"
 #include "parameter_panel.h"
 #include "test_data.h"
@@ -68,6 +70,8 @@ private Q_SLOTS:
     void autoRerunRestartsOnceAfterASliderDrag();
     void undoAndRedoParameterEdits();
     void statusBarShowsIterationAndEta();
+    void sampleNormalizationFollowsTheCli();
+    void overcompleteDemoOpensFromTheViewMenu();
     void eventLoopStaysResponsiveDuringASolve();
 };
 
@@ -189,6 +193,55 @@ void TestExplorerControls::statusBarShowsIterationAndEta()
     QTest::keyClick(window.get(), Qt::Key_Escape);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
     QVERIFY(status->text().isEmpty());
+}
+
+// METHODS.md 8 / facet-cli run --normalize auto: the CF family factorizes unit-norm samples, the
+// NMF family the data as loaded, and "as loaded" turns it off for CF too.
+void TestExplorerControls::sampleNormalizationFollowsTheCli()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    ControlPanel* controls = window->controlPanel();
+    controls->setRank(8);
+    controls->setMaxIterations(40);
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    const Dataset& raw = *window->dataset();
+    Dataset unit = raw;
+    prepareDataset(unit, PrepareOptions { false, true });
+    struct Case {
+        const char* method;
+        SampleNormalization mode;
+        bool normalized;
+    };
+    for (const Case& c : { Case { "cf", SampleNormalization::Auto, true },
+             Case { "nmf", SampleNormalization::Auto, false },
+             Case { "cf", SampleNormalization::None, false },
+             Case { "nmf", SampleNormalization::L2, true } }) {
+        QVERIFY(controls->setMethod(QString::fromLatin1(c.method)));
+        controls->setSampleNormalization(c.mode);
+        const int before = int(finished.count());
+        QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(int(finished.count()), before + 1, kRunTimeoutMs);
+        const RunResult expected = runAndCluster(
+            c.normalized ? unit.X : raw.X, raw.labels, window->lastSubmittedOptions());
+        QCOMPARE(window->lastResult()->factorization.history.back(),
+            expected.factorization.history.back());
+    }
+}
+
+void TestExplorerControls::overcompleteDemoOpensFromTheViewMenu()
+{
+    auto window = makeWindow();
+    QVERIFY(!window->overcompleteDemo());
+    QAction* action = actionWithShortcut(*window, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    QVERIFY(action);
+    action->trigger();
+    OvercompleteDemo* demo = window->overcompleteDemo();
+    QVERIFY(demo);
+    QVERIFY(demo->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(demo->runCount(0) >= 1 && demo->runCount(1) >= 1, kRunTimeoutMs);
+    action->trigger(); // a second time shows the same demo
+    QCOMPARE(window->overcompleteDemo(), demo);
 }
 
 // Issue 5's responsiveness numbers: the longest gap between ticks of a 5 ms timer on the GUI
