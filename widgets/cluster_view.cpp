@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cluster_view.h"
 
+#include "class_colors.h"
+
+#include "confusion_heatmap.h"
 #include "data/image_render.h"
 #include "image_grid.h"
 
 #include <QLabel>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -29,8 +33,10 @@ QString className(const Dataset& dataset, int label)
 ClusterView::ClusterView(QWidget* parent)
     : QWidget(parent)
     , m_scores(new QLabel(this))
-    , m_scroll(new QScrollArea(this))
+    , m_tabs(new QTabWidget(this))
+    , m_scroll(new QScrollArea)
     , m_grid(new ImageGrid)
+    , m_confusion(new ConfusionHeatmap)
 {
     m_scores->setObjectName(QStringLiteral("clusterScores"));
     m_scores->setWordWrap(true);
@@ -44,7 +50,15 @@ ClusterView::ClusterView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_scores);
-    layout->addWidget(m_scroll, 1);
+    m_tabs->setObjectName(QStringLiteral("clusterTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_scroll, tr("Images"));
+    m_tabs->addTab(m_confusion, tr("Confusion"));
+    layout->addWidget(m_tabs, 1);
+    connect(m_grid, &ImageGrid::tileClicked, this, [this](int section, int index) {
+        if (const int sample = sampleAt(section, index); sample >= 0)
+            Q_EMIT sampleActivated(sample);
+    });
     connect(m_grid, &ImageGrid::zoomChanged, this, [this] {
         if (!m_settingZoom)
             m_autoZoom = false;
@@ -56,6 +70,8 @@ void ClusterView::clear()
 {
     m_scores->setText(tr("No clustering yet."));
     m_grid->clear();
+    m_shown.clear();
+    m_confusion->clear();
 }
 
 void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
@@ -92,6 +108,7 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
         m_settingZoom = false;
     }
     QList<ImageSection> sections;
+    m_shown.clear();
     sections.reserve(clusters);
     for (int c = 0; c < clusters; ++c) {
         const std::vector<int>& samples = members[std::size_t(c)];
@@ -116,6 +133,7 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
                   .arg(majorityCount)
             : tr("Cluster %1 — %2 samples").arg(c + 1).arg(samples.size());
         const int shown = std::min(int(samples.size()), kMaxThumbnailsPerCluster);
+        m_shown.emplace_back(samples.begin(), samples.begin() + shown);
         if (shown < int(samples.size()))
             section.title += tr(" (first %1 shown)").arg(shown);
         section.tiles.reserve(shown);
@@ -127,6 +145,8 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
             if (dataset.hasLabels()) {
                 const int label = dataset.labels[std::size_t(i)];
                 tile.flagged = label != majority;
+                // The true class's colour, as in the representation view's scatter.
+                tile.frameColor = classColor(label, dataset.classCount());
                 tile.toolTip = tr("Sample %1, class %2").arg(i + 1).arg(className(dataset, label));
             } else {
                 tile.toolTip = tr("Sample %1").arg(i + 1);
@@ -136,6 +156,15 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
         sections.append(section);
     }
     m_grid->setSections(sections);
+    m_confusion->setResult(dataset, result);
+}
+
+int ClusterView::sampleAt(int section, int index) const
+{
+    if (section < 0 || section >= int(m_shown.size()) || index < 0
+        || index >= int(m_shown[std::size_t(section)].size()))
+        return -1;
+    return m_shown[std::size_t(section)][std::size_t(index)];
 }
 
 int ClusterView::clusterCount() const

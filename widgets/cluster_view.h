@@ -6,16 +6,21 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class QLabel;
 class QScrollArea;
+class QTabWidget;
 
 namespace facet {
 
+class ConfusionHeatmap;
 class ImageGrid;
 
 // The samples grouped by predicted cluster, one titled section per cluster with thumbnails, and
 // the scores (AC, NMI) on top. When the data has labels each section names its majority class
-// and frames the samples of other classes, so a confusion is visible at a glance.
+// and frames the samples of other classes, so a confusion is visible at a glance. A second tab
+// holds the confusion matrix (classes x clusters in the order of AC's matching).
 class ClusterView : public QWidget {
     Q_OBJECT
 
@@ -33,11 +38,22 @@ public:
     int thumbnailCount() const;
     QString scoreText() const;
     ImageGrid* grid() const { return m_grid; }
+    ConfusionHeatmap* confusion() const { return m_confusion; }
+    QTabWidget* tabs() const { return m_tabs; }
+    // The sample shown at a thumbnail (section = cluster), or -1.
+    int sampleAt(int section, int index) const;
+
+Q_SIGNALS:
+    // A click on a sample's thumbnail, so another view can show it.
+    void sampleActivated(int sample);
 
 private:
     QLabel* m_scores = nullptr;
+    QTabWidget* m_tabs = nullptr;
     QScrollArea* m_scroll = nullptr;
     ImageGrid* m_grid = nullptr;
+    ConfusionHeatmap* m_confusion = nullptr;
+    std::vector<std::vector<int>> m_shown; // per cluster, the samples of its thumbnails
     bool m_autoZoom = true; // until the user zooms, thumbnails get a size that fits the dataset
     bool m_settingZoom = false;
 };

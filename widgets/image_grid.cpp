@@ -192,7 +192,9 @@ void ImageGrid::paintEvent(QPaintEvent* event)
                 return;
             painter.drawImage(rect, tile.image);
             if (tile.flagged) {
-                painter.setPen(QPen(QColor(200, 30, 30), 2));
+                painter.setPen(
+                    QPen(tile.frameColor.isValid() ? tile.frameColor : QColor(200, 30, 30), 3));
+                painter.setBrush(Qt::NoBrush);
                 painter.drawRect(rect.adjusted(-1, -1, 0, 0));
             }
             if (position == m_selected) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QColor>
 #include <QImage>
 #include <QList>
 #include <QString>
@@ -14,7 +15,8 @@ struct ImageTile {
     QImage image; // drawn upright at the grid's zoom
     QString caption; // one short line under the image; empty: none
     QString toolTip;
-    bool flagged = false; // framed in red (a sample outside its cluster's majority class)
+    bool flagged = false; // framed (a sample outside its cluster's majority class)
+    QColor frameColor; // of a flagged tile's frame (its true class's colour); invalid: red
 };
 
 // A tile's place: section and index within it; -1 for none.

@@ -14,6 +14,8 @@
 #include "parameter_history.h"
 #include "projection_view.h"
 #include "recent_files_menu.h"
+#include "reconstruction_view.h"
+#include "representation_view.h"
 #include "run_history_view.h"
 #include "run_summary.h"
 #include "session/session.h"
@@ -78,6 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_inspector(new DatasetInspector)
     , m_experiment(new ExperimentView)
     , m_projection(new ProjectionView)
+    , m_representation(new RepresentationView)
+    , m_reconstruction(new ReconstructionView)
     , m_runs(new RunHistoryModel(this))
     , m_runsView(new RunHistoryView(m_runs))
     , m_datasetStatus(new QLabel)
@@ -117,6 +121,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_controls, &ControlPanel::optionsChanged, this, &MainWindow::onOptionsChanged);
     connect(m_experiment, &ExperimentView::trialRunRequested, this, &MainWindow::openTrialRun);
     connectRunHistory();
+    // A sample picked in the clusters or the representation is shown reconstructed.
+    const auto showSample = [this](int sample) {
+        m_reconstruction->setSample(sample);
+        m_reconstructionDock->show();
+        m_reconstructionDock->raise();
+    };
+    connect(m_clusters, &ClusterView::sampleActivated, this, showSample);
+    connect(m_representation, &RepresentationView::sampleActivated, this, showSample);
     connect(m_projection, &ProjectionView::failed, this,
         [this](const QString& message) { showError(tr("Could not project the image"), message); });
 
@@ -205,6 +217,8 @@ void MainWindow::clearResult()
     m_plot->clear();
     m_clusters->clear();
     m_projection->clear();
+    m_representation->clear();
+    m_reconstruction->clear();
     m_controls->setResultSummary(tr("No run yet."));
     m_controls->resetProgress();
 }
@@ -346,6 +360,8 @@ void MainWindow::showResult(const RunResult& result, const RunOptions& options,
     m_plot->showHistory(
         f, tr("%1, k = %2").arg(methodTitle(options.method)).arg(options.params.rank));
     m_clusters->setResult(*m_dataset, result);
+    m_representation->setResult(*m_dataset, result);
+    m_reconstruction->setResult(*runData, result); // the data the factors approximate
     // New images are prepared as the run's data was: normalized when it was.
     DatasetRequest projectionRequest = m_request;
     projectionRequest.prepare.l2Normalize = runData != m_dataset;

@@ -29,6 +29,8 @@ class ExperimentView;
 class ParameterHistory;
 class OvercompleteDemo;
 class ProjectionView;
+class ReconstructionView;
+class RepresentationView;
 class RunHistoryModel;
 class RunHistoryView;
 class PreprocessDialog;
@@ -85,6 +87,8 @@ public:
     ExperimentView* experimentView() const { return m_experiment; }
     ParameterHistory* parameterHistory() const { return m_history; }
     ProjectionView* projectionView() const { return m_projection; }
+    RepresentationView* representationView() const { return m_representation; }
+    ReconstructionView* reconstructionView() const { return m_reconstruction; }
     RunHistoryModel* runHistory() const { return m_runs; }
     RunHistoryView* runHistoryView() const { return m_runsView; }
 
@@ -182,6 +186,9 @@ private:
     DatasetInspector* m_inspector = nullptr;
     ExperimentView* m_experiment = nullptr;
     ProjectionView* m_projection = nullptr;
+    RepresentationView* m_representation = nullptr;
+    ReconstructionView* m_reconstruction = nullptr;
+    QDockWidget* m_reconstructionDock = nullptr;
     RunHistoryModel* m_runs = nullptr;
     RunHistoryView* m_runsView = nullptr;
     QDockWidget* m_runsDock = nullptr;

@@ -13,6 +13,8 @@
 #include "parameter_history.h"
 #include "projection_view.h"
 #include "recent_files_menu.h"
+#include "reconstruction_view.h"
+#include "representation_view.h"
 #include "run_history_view.h"
 #include "vertical_scroll_area.h"
 
@@ -27,7 +29,7 @@ namespace facet {
 
 namespace {
 // Bumped when the dock layout changes so an old saved state is not applied to new docks.
-constexpr int kWindowStateVersion = 5;
+constexpr int kWindowStateVersion = 6;
 } // namespace
 
 void MainWindow::createDocks()
@@ -57,6 +59,12 @@ void MainWindow::createDocks()
     m_projectionDock = addDock(
         m_projection, tr("Projection"), QStringLiteral("projectionDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(m_clustersDock, m_projectionDock);
+    QDockWidget* representation = addDock(m_representation, tr("Representation"),
+        QStringLiteral("representationDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_clustersDock, representation);
+    m_reconstructionDock = addDock(m_reconstruction, tr("Reconstruction"),
+        QStringLiteral("reconstructionDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_clustersDock, m_reconstructionDock);
     m_datasetDock->raise();
     // The history sits under the gallery: a table is wide and short.
     m_runsDock
