@@ -96,6 +96,8 @@ BasisGallery::BasisGallery(QWidget* parent)
     m_zoomSlider->setRange(ImageGrid::kMinZoomPercent, ImageGrid::kMaxZoomPercent);
     m_zoomSlider->setValue(m_grid->zoomPercent());
     m_zoomSlider->setToolTip(tr("Zoom (Ctrl+wheel over the images)"));
+    // A toolbar squeezed by the docks would otherwise shrink it to a handle with no groove.
+    m_zoomSlider->setMinimumWidth(90);
     m_zoomLabel->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("1600%")) + 4);
     m_zoomLabel->setText(tr("%1%").arg(m_grid->zoomPercent()));
 

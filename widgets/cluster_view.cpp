@@ -83,7 +83,8 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
     }
     if (result.ac && result.nmi)
         m_scores->setText(tr("<b>AC %1</b> &nbsp; <b>NMI %2</b> &nbsp; %3 clusters of %4 samples, "
-                             "%5 classes. Framed: samples outside their cluster's majority class.")
+                             "%5 classes. Framed in their true class's colour: samples outside "
+                             "their cluster's majority class.")
                               .arg(*result.ac, 0, 'f', 3)
                               .arg(*result.nmi, 0, 'f', 3)
                               .arg(clusters)
