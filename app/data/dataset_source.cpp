@@ -8,9 +8,12 @@
 #include "data/preprocess.h"
 #include "data/synthetic.h"
 
+#include "bench/lowrank_data.h"
+
 #include <QFile>
 #include <QFileInfo>
 
+#include <cmath>
 #include <exception>
 #include <new>
 
@@ -18,6 +21,7 @@ namespace facet {
 namespace {
 
 const QString kBuiltinPrefix = QStringLiteral("builtin:");
+const QString kGeneratedPrefix = QStringLiteral("gen:");
 
 QString supportedForms()
 {
@@ -26,7 +30,8 @@ QString supportedForms()
         builtins << kBuiltinPrefix + name;
     return QStringLiteral("supported: a MATLAB .mat file (v4, v5 or v7.3), a folder of images "
                           "(one subfolder per class, or flat), an image list (.csv or .tsv of "
-                          "path,label) or %1")
+                          "path,label), %1, or gen:NxM (a generated low-rank set of n samples "
+                          "and m features, as facet-cli bench uses)")
         .arg(builtins.join(QStringLiteral(", ")));
 }
 
@@ -47,8 +52,46 @@ bool isImageFile(const QString& path)
         && sniffImageFormat(file.peek(16)) != ImageFormat::Unknown;
 }
 
+// "gen:NxM": the bench's generated set (bench/lowrank_data.h, seed 0), 10 clusters. Its samples
+// are not images; when m is a square they are drawn as sqrt(m) x sqrt(m) tiles.
+Result<Dataset> makeGenerated(const QString& spec)
+{
+    const std::optional<LowRankSpec> parsed
+        = parseLowRankName(spec.trimmed().toLower().toStdString());
+    if (!parsed || parsed->samples < 1 || parsed->features < 1)
+        return Error { QStringLiteral("%1: a generated set is written gen:NxM with n samples and "
+                                      "m features, both at least 1, e.g. gen:20000x784")
+                           .arg(spec) };
+    // The generator's doubles, before Dataset copies them: refuse what cannot fit up front.
+    const double bytes = 8.0 * double(parsed->samples) * double(parsed->features);
+    constexpr double kMaxBytes = double(qint64(8) << 30);
+    if (bytes > kMaxBytes)
+        return Error { QStringLiteral("%1 would need %2 GiB for its data (at most 8)")
+                           .arg(spec)
+                           .arg(bytes / double(1 << 30), 0, 'f', 1) };
+    LowRankData generated = makeLowRankData(*parsed);
+    Dataset data;
+    data.name = spec.trimmed();
+    data.source = spec.trimmed();
+    data.X = std::move(generated.X);
+    data.labels = std::move(generated.labels);
+    for (int c = 0; c < parsed->rank; ++c)
+        data.classNames << QString::number(c + 1);
+    const int side = int(std::lround(std::sqrt(double(parsed->features))));
+    const bool square = Eigen::Index(side) * side == parsed->features;
+    data.height = square ? side : 1;
+    data.width = square ? side : int(parsed->features);
+    data.notes << QStringLiteral("generated: non-negative rank %1 plus noise, %2 clusters, seed %3")
+                      .arg(parsed->rank)
+                      .arg(parsed->rank)
+                      .arg(parsed->seed);
+    return data;
+}
+
 Result<Dataset> makeBuiltin(const QString& spec)
 {
+    if (spec.trimmed().startsWith(kGeneratedPrefix, Qt::CaseInsensitive))
+        return makeGenerated(spec);
     const QString name = spec.mid(kBuiltinPrefix.size()).trimmed().toLower();
     if (name == u"swimmer")
         return makeSwimmer();
@@ -103,7 +146,8 @@ Result<Dataset> loadUnprepared(const DatasetRequest& request, const QString& spe
 DatasetKind datasetKind(const QString& spec)
 {
     const QString s = spec.trimmed();
-    if (s.startsWith(kBuiltinPrefix, Qt::CaseInsensitive))
+    if (s.startsWith(kBuiltinPrefix, Qt::CaseInsensitive)
+        || s.startsWith(kGeneratedPrefix, Qt::CaseInsensitive))
         return DatasetKind::Builtin;
     const QFileInfo info(s);
     if (!info.exists())

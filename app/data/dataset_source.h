@@ -17,7 +17,8 @@ struct PrepareOptions {
 };
 
 struct DatasetRequest {
-    QString spec; // a .mat file, an image folder, an image list (.csv/.tsv) or builtin:NAME
+    QString
+        spec; // a .mat file, an image folder, an image list (.csv/.tsv), builtin:NAME or gen:NxM
     MatLoadOptions mat;
     PrepareOptions prepare;
     PreprocessSettings preprocess; // image steps and noise, before `prepare`

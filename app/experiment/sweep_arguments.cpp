@@ -2,7 +2,6 @@
 #include "experiment/sweep_arguments.h"
 
 #include "data/noise.h"
-#include "util/choices.h"
 #include "util/params_json.h"
 
 #include <QFileInfo>
@@ -82,8 +81,6 @@ void addRunOptions(QStringList& args, const RunOptions& base)
             args << u"--"_s + key << value.toString();
         }
     }
-    if (base.params.knnSearch != RunOptions {}.params.knnSearch)
-        args << u"--knn"_s << choiceName(kKnnSearchChoices, base.params.knnSearch);
 }
 
 } // namespace

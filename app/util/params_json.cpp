@@ -55,6 +55,8 @@ QJsonObject runParamsToJson(const RunOptions& o)
         { u"init"_s, m.initSet ? choiceName(kInitChoices, m.init) : u"default"_s },
         { u"lambda"_s, optional(m.lambda) },
         { u"p"_s, m.p },
+        // exact or HNSW neighbours give different graphs, so the choice determines the run
+        { u"knn"_s, choiceName(kKnnSearchChoices, m.knnSearch) },
         { u"weight"_s, choiceName(kGraphWeightChoices, m.weight) },
         { u"heat-t"_s, optional(m.heatT) },
         { u"beta"_s, m.beta },
@@ -82,7 +84,6 @@ QJsonObject runOptionsToJson(const RunOptions& o)
     QJsonObject json = runParamsToJson(o);
     json.insert(u"method"_s, QString::fromStdString(o.method));
     json.insert(u"seed"_s, QString::number(o.driver.seed));
-    json.insert(u"knn"_s, choiceName(kKnnSearchChoices, o.params.knnSearch));
     // runParamsToJson's "clusters" is RunOptions::clusters; CF_OGL's own c may differ.
     json.insert(u"ogl-clusters"_s, o.params.clusters);
     json.insert(u"labeled-fraction"_s, o.labeledFraction);

@@ -15,7 +15,7 @@ namespace facet {
 QJsonObject runParamsToJson(const RunOptions& options);
 
 // The whole RunOptions: runParamsToJson plus what a run file keeps beside `params` ("method",
-// "seed" as a decimal string, "knn", "ogl-clusters", "known-labels"), so sessions can re-run a
+// "seed" as a decimal string, "ogl-clusters", "known-labels"), so sessions can re-run a
 // run exactly. runOptionsFromJson(runOptionsToJson(o)) == o field by field.
 QJsonObject runOptionsToJson(const RunOptions& options);
 
