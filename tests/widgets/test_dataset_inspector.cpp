@@ -5,6 +5,7 @@
 #include "folder_fixture.h"
 #include "image_grid.h"
 #include "main_window.h"
+#include "main_window_fixture.h"
 #include "test_data.h"
 
 #include <QComboBox>
@@ -19,31 +20,9 @@
 #include <memory>
 
 using namespace facet;
+using namespace facet::testing;
 
 namespace {
-
-constexpr int kLoadTimeoutMs = 60000;
-
-std::unique_ptr<MainWindow> makeWindow()
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setErrorDialogsEnabled(false);
-    window->resize(1400, 900);
-    window->show();
-    return window;
-}
-
-bool load(MainWindow& window, const DatasetRequest& request)
-{
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openDataset(request);
-    return loaded.wait(kLoadTimeoutMs) || loaded.count() == 1;
-}
-
-bool load(MainWindow& window, const QString& spec)
-{
-    return load(window, window.requestFor(spec));
-}
 
 QList<QPair<QString, int>> counts(std::initializer_list<QPair<QString, int>> rows)
 {
@@ -72,10 +51,7 @@ private Q_SLOTS:
 
 void TestDatasetInspector::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("widgets_dataset_inspector"));
-    QSettings().clear();
+    useTestSettings(QStringLiteral("widgets_dataset_inspector"));
 }
 
 void TestDatasetInspector::swimmerIsOneUnlabelledGroup()

@@ -6,6 +6,7 @@
 #include "data/dataset_source.h"
 #include "log_slider.h"
 #include "main_window.h"
+#include "main_window_fixture.h"
 #include "overcomplete_demo.h"
 #include "parameter_history.h"
 #include "parameter_panel.h"
@@ -30,27 +31,9 @@
 #include <thread>
 
 using namespace facet;
+using namespace facet::testing;
 
 namespace {
-
-constexpr int kLoadTimeoutMs = 60000;
-constexpr int kRunTimeoutMs = 300000;
-
-std::unique_ptr<MainWindow> makeWindow()
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setErrorDialogsEnabled(false);
-    window->resize(1400, 900);
-    window->show();
-    return window;
-}
-
-bool load(MainWindow& window, const QString& spec)
-{
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openDataset(spec);
-    return loaded.wait(kLoadTimeoutMs) || loaded.count() == 1;
-}
 
 QAction* actionWithShortcut(QWidget& window, const QKeySequence& shortcut)
 {
@@ -77,10 +60,7 @@ private Q_SLOTS:
 
 void TestExplorerControls::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("widgets_explorer_controls"));
-    QSettings().clear();
+    useTestSettings(QStringLiteral("widgets_explorer_controls"));
 }
 
 void TestExplorerControls::autoRerunRestartsOnceAfterASliderDrag()

@@ -7,6 +7,7 @@
 #include "convergence_plot.h"
 #include "jobs/solve_job.h"
 #include "main_window.h"
+#include "main_window_fixture.h"
 #include "test_data.h"
 
 #include <QDir>
@@ -20,27 +21,9 @@
 #include <memory>
 
 using namespace facet;
+using namespace facet::testing;
 
 namespace {
-
-constexpr int kLoadTimeoutMs = 30000;
-constexpr int kRunTimeoutMs = 120000;
-
-std::unique_ptr<MainWindow> makeWindow()
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setErrorDialogsEnabled(false);
-    window->resize(1400, 900);
-    window->show();
-    return window;
-}
-
-bool loadSwimmer(MainWindow& window)
-{
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openDataset(QStringLiteral("builtin:swimmer"));
-    return loaded.wait(kLoadTimeoutMs) || loaded.count() == 1;
-}
 
 void saveScreenshot(QWidget& widget, const QString& name)
 {
@@ -68,10 +51,7 @@ private Q_SLOTS:
 void TestMainWindow::initTestCase()
 {
     // Keep the tests' settings apart from a user's.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("widgets_main_window"));
-    QSettings().clear();
+    useTestSettings(QStringLiteral("widgets_main_window"));
 }
 
 void TestMainWindow::runShowsBasisAndHistory_data()
@@ -85,7 +65,7 @@ void TestMainWindow::runShowsBasisAndHistory()
 {
     QFETCH(QString, method);
     auto window = makeWindow();
-    QVERIFY(loadSwimmer(*window));
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     ControlPanel* controls = window->controlPanel();
     QVERIFY(controls->setMethod(method));
     controls->setRank(8);
@@ -121,7 +101,7 @@ void TestMainWindow::runShowsBasisAndHistory()
 void TestMainWindow::cancelEndsTheRunAndKeepsTheGuiUsable()
 {
     auto window = makeWindow();
-    QVERIFY(loadSwimmer(*window));
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     ControlPanel* controls = window->controlPanel();
     controls->setMethod(QStringLiteral("nmf"));
     controls->setRank(8);
@@ -156,7 +136,7 @@ void TestMainWindow::cancelEndsTheRunAndKeepsTheGuiUsable()
 void TestMainWindow::failureKeepsTheLastResult()
 {
     auto window = makeWindow();
-    QVERIFY(loadSwimmer(*window));
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     ControlPanel* controls = window->controlPanel();
     controls->setMethod(QStringLiteral("nmf"));
     controls->setRank(6);
@@ -188,7 +168,7 @@ void TestMainWindow::failureKeepsTheLastResult()
 void TestMainWindow::closingMidRunJoinsTheWorker()
 {
     auto window = makeWindow();
-    QVERIFY(loadSwimmer(*window));
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     ControlPanel* controls = window->controlPanel();
     controls->setMethod(QStringLiteral("nmf"));
     controls->setRank(8);
@@ -222,7 +202,7 @@ void TestMainWindow::openingAFileAddsItToRecentFiles()
 void TestMainWindow::aFileThatFailsToLoadKeepsTheDataset()
 {
     auto window = makeWindow();
-    QVERIFY(loadSwimmer(*window));
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     QSignalSpy failed(window.get(), &MainWindow::datasetLoadFailed);
     window->openDataset(QDir::current().filePath(QStringLiteral("no_such_file.mat")));
     QVERIFY(failed.wait(kLoadTimeoutMs));

@@ -7,6 +7,7 @@
 #include "control_panel.h"
 #include "convergence_plot.h"
 #include "main_window.h"
+#include "main_window_fixture.h"
 #include "models/run_history_model.h"
 #include "run_history_view.h"
 
@@ -24,33 +25,16 @@
 #include <memory>
 
 using namespace facet;
+using namespace facet::testing;
 
 namespace {
-
-constexpr int kTimeoutMs = 120000;
-
-std::unique_ptr<MainWindow> makeWindow()
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setErrorDialogsEnabled(false);
-    window->resize(1400, 900);
-    window->show();
-    return window;
-}
-
-bool loadSwimmer(MainWindow& window)
-{
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openDataset(QStringLiteral("builtin:swimmer"));
-    return loaded.wait(kTimeoutMs) || loaded.count() == 1;
-}
 
 bool run(MainWindow& window, int seed)
 {
     QSignalSpy finished(&window, &MainWindow::runFinished);
     window.controlPanel()->setSeed(seed);
     QTest::mouseClick(window.controlPanel()->runButton(), Qt::LeftButton);
-    return finished.wait(kTimeoutMs) || finished.count() == 1;
+    return finished.wait(kRunTimeoutMs) || finished.count() == 1;
 }
 
 } // namespace
@@ -66,16 +50,13 @@ private Q_SLOTS:
 
 void TestMainWindowSession::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("widgets_main_window_session"));
-    QSettings().clear();
+    useTestSettings(QStringLiteral("widgets_main_window_session"));
 }
 
 void TestMainWindowSession::historyKeepsShowsAndRerunsRuns()
 {
     auto window = makeWindow();
-    QVERIFY(loadSwimmer(*window));
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     ControlPanel* controls = window->controlPanel();
     QVERIFY(controls->setMethod(QStringLiteral("nmf")));
     controls->setRank(12);
@@ -100,7 +81,7 @@ void TestMainWindowSession::historyKeepsShowsAndRerunsRuns()
     QVERIFY(view->rerunButton()->isEnabled());
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     QTest::mouseClick(view->rerunButton(), Qt::LeftButton);
-    QVERIFY(finished.wait(kTimeoutMs) || finished.count() == 1);
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
     QCOMPARE(window->lastSubmittedOptions().driver.seed, 1u);
     QCOMPARE(window->lastResult()->factorization.history, first);
     QCOMPARE(runs->runCount(), 3);
@@ -124,7 +105,7 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     std::vector<double> history;
     {
         auto window = makeWindow();
-        QVERIFY(loadSwimmer(*window));
+        QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
         window->controlPanel()->setMethod(QStringLiteral("cf"));
         window->controlPanel()->setRank(9);
         window->controlPanel()->setMaxIterations(40);
@@ -136,7 +117,7 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     auto window = makeWindow();
     QSignalSpy loaded(window.get(), &MainWindow::datasetLoaded);
     QVERIFY(window->openSession(path));
-    QVERIFY(loaded.wait(kTimeoutMs) || loaded.count() == 1);
+    QVERIFY(loaded.wait(kRunTimeoutMs) || loaded.count() == 1);
     QCOMPARE(window->dataset()->name, QStringLiteral("Swimmer"));
     QCOMPARE(window->runHistory()->runCount(), 1);
     QVERIFY(window->showRun(window->runHistory()->run(0).id));

@@ -6,6 +6,7 @@
 #include "control_panel.h"
 #include "log_slider.h"
 #include "main_window.h"
+#include "main_window_fixture.h"
 #include "methods/registry.h"
 #include "parameter_panel.h"
 #include "run_summary.h"
@@ -31,29 +32,7 @@
 #include <memory>
 
 using namespace facet;
-
-namespace {
-
-constexpr int kLoadTimeoutMs = 30000;
-constexpr int kRunTimeoutMs = 120000;
-
-std::unique_ptr<MainWindow> makeWindow()
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setErrorDialogsEnabled(false);
-    window->resize(1400, 900);
-    window->show();
-    return window;
-}
-
-bool load(MainWindow& window, const QString& spec)
-{
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openDataset(spec);
-    return loaded.wait(kLoadTimeoutMs) || loaded.count() == 1;
-}
-
-} // namespace
+using namespace facet::testing;
 
 class TestParameterRuns : public QObject {
     Q_OBJECT
@@ -69,10 +48,7 @@ private Q_SLOTS:
 
 void TestParameterRuns::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("widgets_parameter_runs"));
-    QSettings().clear();
+    useTestSettings(QStringLiteral("widgets_parameter_runs"));
 }
 
 void TestParameterRuns::semiSupervisedControlsNeedLabels()

@@ -6,6 +6,7 @@
 #include "data/image_render.h"
 #include "image_grid.h"
 #include "main_window.h"
+#include "main_window_fixture.h"
 #include "projection_view.h"
 
 #include <QDropEvent>
@@ -22,10 +23,9 @@
 #include <memory>
 
 using namespace facet;
+using namespace facet::testing;
 
 namespace {
-
-constexpr int kTimeoutMs = 120000;
 
 void dropFile(QWidget& target, const QString& path)
 {
@@ -50,10 +50,7 @@ private Q_SLOTS:
 
 void TestProjectionView::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("FacetTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("widgets_projection_view"));
-    QSettings().clear();
+    useTestSettings(QStringLiteral("widgets_projection_view"));
 }
 
 void TestProjectionView::droppedImageIsProjected()
@@ -64,7 +61,7 @@ void TestProjectionView::droppedImageIsProjected()
     window.show();
     QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
     window.openDataset(QStringLiteral("builtin:swimmer"));
-    QVERIFY(loaded.wait(kTimeoutMs) || loaded.count() == 1);
+    QVERIFY(loaded.wait(kRunTimeoutMs) || loaded.count() == 1);
     ProjectionView* view = window.projectionView();
     QVERIFY(!view->hasContext());
     QVERIFY(!view->findChild<QPushButton*>(QStringLiteral("projectionOpen"))->isEnabled());
@@ -75,7 +72,7 @@ void TestProjectionView::droppedImageIsProjected()
     controls->setMaxIterations(400);
     QSignalSpy finished(&window, &MainWindow::runFinished);
     QTest::mouseClick(controls->runButton(), Qt::LeftButton);
-    QVERIFY(finished.wait(kTimeoutMs) || finished.count() == 1);
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
     QVERIFY(view->hasContext());
 
     // Sample 37 of the set saved as an 8-bit PNG (0/1 pixels -> 0/255), as a user would have it.
@@ -87,7 +84,7 @@ void TestProjectionView::droppedImageIsProjected()
 
     QSignalSpy projected(view, &ProjectionView::projected);
     dropFile(window, png);
-    QVERIFY(projected.wait(kTimeoutMs) || projected.count() == 1);
+    QVERIFY(projected.wait(kRunTimeoutMs) || projected.count() == 1);
     QVERIFY(view->isVisible());
     const Projection& p = *view->projection();
     const RunResult& result = *window.lastResult();
@@ -118,7 +115,7 @@ void TestProjectionView::droppedImageIsProjected()
     }
     QSignalSpy failed(view, &ProjectionView::failed);
     view->projectFile(bogus);
-    QVERIFY(failed.wait(kTimeoutMs) || failed.count() == 1);
+    QVERIFY(failed.wait(kRunTimeoutMs) || failed.count() == 1);
     QVERIFY(view->projection().has_value());
     QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("not_an_image.png")));
 }
