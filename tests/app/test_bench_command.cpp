@@ -3,6 +3,7 @@
 // generated set in double and in float (facet-bench-float), whose clusterings must agree.
 // Nothing here asserts on time.
 #include "cli/cli_options.h"
+#include "cli_process.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -13,28 +14,19 @@
 #include <QtTest>
 
 using namespace facet;
+using namespace facet::testing;
 using namespace facet::cli;
 using namespace Qt::StringLiterals;
 
 namespace {
 
-int runCli(const QStringList& arguments, QString* out = nullptr)
+// Exit code, with stdout and stderr together in `log`.
+int runCliLogged(const QStringList& arguments, QString* log = nullptr)
 {
-    QProcess process;
-    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
-    process.waitForFinished(600000);
-    if (out)
-        *out = QString::fromUtf8(process.readAllStandardOutput())
-            + QString::fromUtf8(process.readAllStandardError());
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    const CliRun run = runCli(arguments);
+    if (log)
+        *log = run.out + run.err;
+    return run.exitCode;
 }
 
 // A set small enough for seconds, in ten well separated clusters.
@@ -108,11 +100,11 @@ private slots:
         const QString doubleJson = dir.filePath(u"double.json"_s);
         const QString floatJson = dir.filePath(u"float.json"_s);
         QString log;
-        QCOMPARE(runCli(kSmallRun + QStringList { u"--json"_s, doubleJson }, &log), 0);
+        QCOMPARE(runCliLogged(kSmallRun + QStringList { u"--json"_s, doubleJson }, &log), 0);
         QVERIFY2(log.contains(u"GFLOP/s"_s), qPrintable(log));
-        QCOMPARE(
-            runCli(kSmallRun + QStringList { u"--precision"_s, u"float"_s, u"--json"_s, floatJson },
-                &log),
+        QCOMPARE(runCliLogged(kSmallRun
+                         + QStringList { u"--precision"_s, u"float"_s, u"--json"_s, floatJson },
+                     &log),
             0);
         const QJsonObject d = readJson(doubleJson), f = readJson(floatJson);
         QCOMPARE(d[u"precision"_s].toString(), u"double"_s);
@@ -149,9 +141,9 @@ private slots:
     {
         QTemporaryDir dir;
         QString log;
-        QCOMPARE(runCli({ u"bench"_s, u"--datasets"_s, u"gen:300x16"_s, u"--no-timing"_s,
-                            u"--knn-recall"_s, u"--export-npy"_s, dir.path(), u"--json"_s,
-                            dir.filePath(u"r.json"_s) },
+        QCOMPARE(runCliLogged({ u"bench"_s, u"--datasets"_s, u"gen:300x16"_s, u"--no-timing"_s,
+                                  u"--knn-recall"_s, u"--export-npy"_s, dir.path(), u"--json"_s,
+                                  dir.filePath(u"r.json"_s) },
                      &log),
             0);
         QVERIFY2(log.contains(u"recall"_s), qPrintable(log));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // facet-cli: argument parsing, and the real executable end to end on ORL and Swimmer.
 #include "cli/cli_options.h"
+#include "cli_process.h"
 #include "test_data.h"
 
 #include <QJsonArray>
@@ -11,36 +12,9 @@
 #include <QtTest>
 
 using namespace facet;
+using namespace facet::testing;
 using namespace facet::cli;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-struct CliRun {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
-    process.waitForFinished(600000);
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-        QString::fromUtf8(process.readAllStandardOutput()),
-        QString::fromUtf8(process.readAllStandardError()) };
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-} // namespace
 
 class TestCli : public QObject {
     Q_OBJECT

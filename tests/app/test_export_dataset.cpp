@@ -2,6 +2,7 @@
 // export-dataset: the prepared set written in Deng Cai's layout reads back through the .mat
 // loader unchanged; and the CLI on folders (the done-when checks on the real sets).
 #include "cli/cli_options.h"
+#include "cli_process.h"
 #include "data/dataset_source.h"
 #include "data/mat_loader.h"
 #include "data/mat_writer.h"
@@ -15,26 +16,11 @@
 #include <QtTest>
 
 using namespace facet;
+using namespace facet::testing;
 using namespace facet::cli;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-struct CliRun {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
-    process.waitForFinished(600000);
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-        QString::fromUtf8(process.readAllStandardOutput()),
-        QString::fromUtf8(process.readAllStandardError()) };
-}
 
 Dataset asymmetric(int height, int width, int samples)
 {

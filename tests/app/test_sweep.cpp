@@ -3,6 +3,7 @@
 // cancelled sweep keeps valid cells and resumes to the same numbers, the table's numbers, the
 // results file round trip, and facet-cli sweep / sweep-cell / --resume end to end on a tiny
 // planted set written by the test.
+#include "cli_process.h"
 #include "core/random.h"
 #include "data/dataset_source.h"
 #include "data/mat_writer.h"
@@ -24,6 +25,7 @@
 #include <atomic>
 
 using namespace facet;
+using namespace facet::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -97,29 +99,6 @@ TrialResult made(const std::string& method, int c, int trial, double ac, double 
     t.nmi = nmi;
     t.subruns = { { 1.0, ac, nmi } };
     return t;
-}
-
-struct CliRun {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
-    process.waitForFinished(600000);
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-        QString::fromUtf8(process.readAllStandardOutput()),
-        QString::fromUtf8(process.readAllStandardError()) };
-}
-
-QJsonObject readJson(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object()
-                                          : QJsonObject();
 }
 
 // The trials of a results file without their wall times.
