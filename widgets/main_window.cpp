@@ -177,6 +177,9 @@ void MainWindow::stopWorker()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     writeSettings();
+    // A running experiment stops at close too, not only when the window is destroyed; its
+    // finished cells stay in the view (and in an export) as after Cancel.
+    m_experiment->cancel();
     stopWorker();
     updateActions();
     event->accept();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Registry entries of lccf, gnmf, semignmf (METHODS.md 1.3, 1.6, 2.3).
+#include "core/update.h"
 #include "graph/knn_graph.h"
 #include "methods/cf_family.h"
 #include "methods/gnmf.h"
+#include "methods/kernels.h"
 #include "methods/lccf.h"
 #include "methods/registry.h"
 
@@ -44,6 +46,12 @@ std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, Meth
 
 MethodFactory makeLccf(MatrixCRef X, const MethodOptions& o, MethodContext& context)
 {
+    // A kernel that cannot fit is refused before the kNN graph, which takes minutes at the sizes
+    // where that happens (cfFamilySetup would refuse it only after the graph).
+    requireRank(o.rank, X.cols());
+    if (o.kernel != KernelKind::Linear)
+        requireDenseFits(X.cols(), 1,
+            o.kernel == KernelKind::Gaussian ? "the gaussian kernel" : "the polynomial kernel");
     // The CF-family plumbing brings the general form (1.4), kernels, NCW (with the weighted
     // graph, 1.7) and the initializations.
     return lccfFactory(X, o, context, knnGraph(X, o, context), graphLambda(o));

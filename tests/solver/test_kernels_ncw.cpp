@@ -154,6 +154,14 @@ void TestKernelsNcw::refusesBadKernels()
         QVERIFY2(
             QString::fromUtf8(e.what()).contains(QStringLiteral("7200000000 bytes")), e.what());
     }
+    // LCCF too, and before building its kNN graph (minutes at this size), not after.
+    try {
+        makeMethodFactory("lccf", wide, o);
+        QFAIL("LCCF accepted a 30000 x 30000 kernel");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(
+            QString::fromUtf8(e.what()).contains(QStringLiteral("7200000000 bytes")), e.what());
+    }
 }
 
 void TestKernelsNcw::ncwNmfIsWeightedNmf()
