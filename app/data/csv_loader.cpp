@@ -107,7 +107,6 @@ bool looksLikeImageList(const QString& path)
 
 Result<ImageSet> loadImageList(const QString& path)
 {
-    const QFileInfo info(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error { QStringLiteral("%1: cannot be read (%2)").arg(path, file.errorString()) };
@@ -116,7 +115,12 @@ Result<ImageSet> loadImageList(const QString& path)
         return Error {
             QStringLiteral("%1: %2 bytes is too large for an image list").arg(path).arg(file.size())
         };
-    const QByteArray bytes = file.readAll();
+    return loadImageListBytes(file.readAll(), path);
+}
+
+Result<ImageSet> loadImageListBytes(const QByteArray& bytes, const QString& path)
+{
+    const QFileInfo info(path);
     if (bytes.contains('\0'))
         return Error { QStringLiteral("%1: binary content, not a text list of images").arg(path) };
     QStringDecoder utf8(QStringDecoder::Utf8);

@@ -15,6 +15,10 @@ namespace facet {
 // loadable image is an error.
 Result<ImageSet> loadImageList(const QString& path);
 
+// The same for a list already read into memory; `path` names it in messages, and its folder
+// is where relative image paths are resolved.
+Result<ImageSet> loadImageListBytes(const QByteArray& bytes, const QString& path);
+
 // Whether `path` should be read as an image list: a .csv/.tsv/.txt/.lst file, or a small text
 // file (no NUL bytes) whose first line has a comma or a tab.
 bool looksLikeImageList(const QString& path);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/image_decode.h"
 
+#include "data/image_decode_header.h"
+
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +18,14 @@
 
 namespace facet {
 namespace {
+
+// The C locale's isspace, as OpenCV's PNM reader tests it; QChar::isSpace also takes Latin-1's
+// 0x85 and 0xA0, so a file could pass as PNM here and be handed by imdecode's own signature
+// search to another decoder (the fuzzer reached GDCM's DICOM reader, which aborts on bad input).
+bool isAsciiSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
 bool startsWith(const QByteArray& bytes, const char* prefix)
 {
@@ -45,7 +55,7 @@ QString pnmTruncation(const QByteArray& bytes)
             if (bytes.at(at) == '#') {
                 while (at < bytes.size() && bytes.at(at) != '\n')
                     ++at;
-            } else if (QChar::isSpace(uchar(bytes.at(at)))) {
+            } else if (isAsciiSpace(bytes.at(at))) {
                 ++at;
             } else {
                 break;
@@ -197,7 +207,7 @@ Result<QImage> decodeWithQt(const QByteArray& bytes, const QString& what)
 ImageFormat sniffImageFormat(const QByteArray& head)
 {
     if (head.size() >= 3 && head.at(0) == 'P' && head.at(1) >= '1' && head.at(1) <= '6'
-        && QChar::isSpace(uchar(head.at(2))))
+        && isAsciiSpace(head.at(2)))
         return ImageFormat::Pnm;
     if (startsWith(head, "\x89PNG\r\n\x1a\n"))
         return ImageFormat::Png;
@@ -251,6 +261,15 @@ Result<QImage> decodeImageBytes(const QByteArray& bytes, const QString& what)
                            .arg(what) };
     if (const QString problem = truncation(format, bytes); !problem.isEmpty())
         return Error { QStringLiteral("%1: %2").arg(what, problem) };
+    if (const std::optional<QSize> size = declaredImageSize(format, bytes)) {
+        if (qint64(size->width()) * size->height() > kMaxImagePixels)
+            return Error { QStringLiteral("%1: the %2 header declares %3 x %4 pixels, above the "
+                                          "limit of %5 pixels for one image")
+                               .arg(what, imageFormatName(format))
+                               .arg(size->width())
+                               .arg(size->height())
+                               .arg(kMaxImagePixels) };
+    }
     return format == ImageFormat::Gif ? decodeWithQt(bytes, what) : decodeWithOpenCv(bytes, what);
 }
 

@@ -1,246 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/mat_loader.h"
 
+#include "data/mat_loader_matio.h"
+#include "data/mat_loader_structure.h"
+
 #include <QFile>
 #include <QFileInfo>
-#include <QLocale>
 #include <QStringList>
 
 #include <matio.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <new>
 #include <vector>
 
 namespace facet {
 namespace {
 
-// matio reports decoding problems (bad zlib stream, short read) only through its process-wide
-// log function and may still hand back a variable, so the loader collects those messages per
-// thread and treats any error logged during a read as a failed read.
-thread_local QStringList* t_matioMessages = nullptr;
-
-void matioLog(int level, char* message)
-{
-    const int serious = MATIO_LOG_LEVEL_ERROR | MATIO_LOG_LEVEL_CRITICAL;
-    if (!(level & (serious | MATIO_LOG_LEVEL_WARNING)))
-        return;
-    const QString text = QString::fromLocal8Bit(message).trimmed();
-    if (t_matioMessages && (level & serious))
-        t_matioMessages->append(text);
-    else if (!t_matioMessages)
-        qWarning("matio: %s", qPrintable(text));
-}
-
-class MatioMessages {
-public:
-    MatioMessages()
-    {
-        static std::once_flag installed;
-        std::call_once(installed, [] { Mat_LogInitFunc("facet", &matioLog); });
-        m_previous = t_matioMessages;
-        t_matioMessages = &m_messages;
-    }
-    ~MatioMessages() { t_matioMessages = m_previous; }
-    MatioMessages(const MatioMessages&) = delete;
-    MatioMessages& operator=(const MatioMessages&) = delete;
-
-    qsizetype count() const { return m_messages.size(); }
-    QString since(qsizetype first) const
-    {
-        return m_messages.mid(first).join(QStringLiteral("; "));
-    }
-
-private:
-    QStringList m_messages;
-    QStringList* m_previous = nullptr;
-};
-
-struct MatCloser {
-    void operator()(mat_t* mat) const { Mat_Close(mat); }
-};
-struct VarFreer {
-    void operator()(matvar_t* var) const { Mat_VarFree(var); }
-};
-using MatFile = std::unique_ptr<mat_t, MatCloser>;
-using MatVar = std::unique_ptr<matvar_t, VarFreer>;
-
-// What Mat_VarReadNextInfo tells about a variable, without its data.
-struct VarInfo {
-    QString name;
-    matio_classes classType = MAT_C_EMPTY;
-    bool isComplex = false;
-    std::vector<std::size_t> dims;
-
-    // Saturates at SIZE_MAX, so a header with absurd dimensions fails the memory budget
-    // instead of wrapping around to a small count.
-    std::size_t count() const
-    {
-        constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
-        if (dims.empty() || std::find(dims.begin(), dims.end(), 0) != dims.end())
-            return 0;
-        std::size_t n = 1;
-        for (std::size_t d : dims)
-            n = n > kMax / d ? kMax : n * d;
-        return n;
-    }
-    QString shape() const
-    {
-        QStringList parts;
-        for (std::size_t d : dims)
-            parts << QString::number(d);
-        return parts.join(QStringLiteral(" x "));
-    }
-};
-
-QString className(matio_classes c)
-{
-    static const char* const names[] = { "empty", "cell array", "struct", "object", "char array",
-        "sparse matrix", "double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-        "int64", "uint64", "function handle", "opaque object" };
-    const int i = int(c);
-    return (i >= 0 && i < int(std::size(names))) ? QString::fromLatin1(names[i])
-                                                 : QStringLiteral("unknown class %1").arg(i);
-}
-
-QString byteSize(double bytes)
-{
-    return QLocale::c().formattedDataSize(qint64(std::min(bytes, 9.0e18)), 1);
-}
-
-bool isNumericClass(matio_classes c)
-{
-    return c >= MAT_C_DOUBLE && c <= MAT_C_UINT64;
-}
-
-std::vector<VarInfo> listVariables(mat_t* mat)
-{
-    std::vector<VarInfo> vars;
-    Mat_Rewind(mat);
-    while (MatVar var { Mat_VarReadNextInfo(mat) }) {
-        VarInfo info;
-        info.name = QString::fromUtf8(var->name ? var->name : "");
-        info.classType = var->class_type;
-        info.isComplex = var->isComplex != 0;
-        for (int k = 0; k < var->rank && var->dims; ++k)
-            info.dims.push_back(var->dims[k]);
-        vars.push_back(std::move(info));
-    }
-    return vars;
-}
-
-const VarInfo* findVariable(const std::vector<VarInfo>& vars, const QString& name)
-{
-    for (const VarInfo& v : vars)
-        if (v.name == name)
-            return &v;
-    return nullptr;
-}
-
-QString variableList(const std::vector<VarInfo>& vars)
-{
-    QStringList parts;
-    for (const VarInfo& v : vars)
-        parts << QStringLiteral("'%1' (%2 %3)").arg(v.name, v.shape(), className(v.classType));
-    return parts.isEmpty() ? QStringLiteral("no variables") : parts.join(QStringLiteral(", "));
-}
-
-// The rules every matrix we read must follow; empty when it does.
-QString shapeProblem(const VarInfo& v)
-{
-    if (!isNumericClass(v.classType))
-        return v.classType == MAT_C_SPARSE
-            ? QStringLiteral("is a sparse matrix; save it with full(...) first")
-            : QStringLiteral("is a %1; expected a numeric matrix").arg(className(v.classType));
-    if (v.isComplex)
-        return QStringLiteral("is complex; expected real numbers");
-    if (v.dims.size() != 2)
-        return QStringLiteral("has %1 dimensions (%2); expected a 2-D matrix")
-            .arg(v.dims.size())
-            .arg(v.shape());
-    if (v.count() == 0)
-        return QStringLiteral("is empty (%1)").arg(v.shape());
-    return {};
-}
-
-// Calls f(const T* data) with the element type matio used for the variable's class.
-template <class F> bool visitNumeric(const matvar_t& var, F&& f)
-{
-    switch (var.class_type) {
-    case MAT_C_DOUBLE:
-        return f(static_cast<const double*>(var.data));
-    case MAT_C_SINGLE:
-        return f(static_cast<const float*>(var.data));
-    case MAT_C_INT8:
-        return f(static_cast<const std::int8_t*>(var.data));
-    case MAT_C_UINT8:
-        return f(static_cast<const std::uint8_t*>(var.data));
-    case MAT_C_INT16:
-        return f(static_cast<const std::int16_t*>(var.data));
-    case MAT_C_UINT16:
-        return f(static_cast<const std::uint16_t*>(var.data));
-    case MAT_C_INT32:
-        return f(static_cast<const std::int32_t*>(var.data));
-    case MAT_C_UINT32:
-        return f(static_cast<const std::uint32_t*>(var.data));
-    case MAT_C_INT64:
-        return f(static_cast<const std::int64_t*>(var.data));
-    case MAT_C_UINT64:
-        return f(static_cast<const std::uint64_t*>(var.data));
-    default:
-        return false;
-    }
-}
-
-// The whole variable converted to double, in the file's column-major element order.
-class Reader {
-public:
-    Reader(mat_t* mat, QString file, MatioMessages& log)
-        : m_mat(mat)
-        , m_file(std::move(file))
-        , m_log(log)
-    {
-    }
-
-    Result<std::vector<double>> read(const VarInfo& info) const
-    {
-        const qsizetype before = m_log.count();
-        MatVar var { Mat_VarRead(m_mat, info.name.toUtf8().constData()) };
-        const QString why = m_log.since(before);
-        if (!var || !var->data || !why.isEmpty() || var->class_type != info.classType)
-            return Error { QStringLiteral("%1: could not read variable '%2'%3; the file may "
-                                          "be truncated or damaged")
-                               .arg(m_file, info.name,
-                                   why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why)) };
-        const std::size_t n = info.count();
-        std::vector<double> values;
-        const bool converted = visitNumeric(*var, [&](const auto* p) {
-            if (std::size_t(var->data_size) != sizeof(*p) || var->nbytes < n * sizeof(*p))
-                return false;
-            values.assign(p, p + n);
-            return true;
-        });
-        if (!converted)
-            return Error { QStringLiteral("%1: variable '%2' came back from matio with %3 "
-                                          "bytes of %4-byte elements; expected %5 elements")
-                               .arg(m_file, info.name)
-                               .arg(var->nbytes)
-                               .arg(var->data_size)
-                               .arg(n) };
-        return values;
-    }
-
-private:
-    mat_t* m_mat;
-    QString m_file;
-    MatioMessages& m_log;
-};
+using namespace matio;
 
 struct ImageSize {
     int height = 0;
@@ -303,53 +83,6 @@ Result<ImageSize> imageSize(const MatLoadOptions& options, const std::vector<Var
                             "images")
                  .arg(features);
     return ImageSize { 1, int(features), QStringLiteral("not an image") };
-}
-
-// matio inflates a cut-off zlib stream without complaint and returns a half-filled variable, so
-// a Level 5 file's top-level elements (8-byte tag: type, byte count) are checked to lie inside
-// the file before anything is read. The k-th element is the k-th variable matio listed.
-QString truncationProblem(const QString& path, const std::vector<VarInfo>& vars)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot be opened: %1").arg(file.errorString());
-    const QByteArray header = file.read(128);
-    if (header.size() < 128)
-        return QStringLiteral("ends inside the 128-byte MAT-file header");
-    const bool swapped = header.at(126) == 'M' && header.at(127) == 'I';
-    const qint64 size = file.size();
-    qint64 offset = 128;
-    for (std::size_t k = 0; offset < size; ++k) {
-        file.seek(offset);
-        const QByteArray tag = file.read(8);
-        if (tag.size() < 8)
-            return QStringLiteral("ends inside the tag of element %1 at byte %2 (truncated)")
-                .arg(k + 1)
-                .arg(offset);
-        auto word = [&](int at) {
-            std::uint32_t v = 0;
-            for (int b = 0; b < 4; ++b) {
-                const auto byte = std::uint32_t(std::uint8_t(tag.at(at + b)));
-                v |= swapped ? byte << (8 * (3 - b)) : byte << (8 * b);
-            }
-            return v;
-        };
-        const qint64 end = offset + 8 + qint64(word(4));
-        if (end > size) {
-            const QString what = k < vars.size() ? QStringLiteral("variable '%1'").arg(vars[k].name)
-                                                 : QStringLiteral("element %1").arg(k + 1);
-            return QStringLiteral("is truncated: %1 needs bytes %2..%3 but the file has only "
-                                  "%4 bytes")
-                .arg(what)
-                .arg(offset)
-                .arg(end)
-                .arg(size);
-        }
-        offset = (end + 7) / 8 * 8; // uncompressed elements are padded to 8 bytes
-        if (word(0) == 15) // miCOMPRESSED is not padded
-            offset = end;
-    }
-    return {};
 }
 
 QString nonFiniteText(double v)
@@ -475,6 +208,13 @@ Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
             QStringLiteral("%1: the file is empty (0 bytes), not a MAT-file").arg(file)
         };
 
+    // matio trusts a version 4 header's sizes and allocates what it says before reading.
+    if (const QString problem = matV4StructureProblem(path); !problem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(file, problem) };
+    // Likewise a Level 5 variable's dimensions, name and nested cells, read when matio lists it.
+    if (const QString problem = matV5StructureProblem(path); !problem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(file, problem) };
+
     try {
         MatioMessages log;
         MatFile mat { Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY) };
@@ -485,7 +225,8 @@ Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
                                .arg(file) };
         const std::vector<VarInfo> vars = listVariables(mat.get());
         if (Mat_GetVersion(mat.get()) == MAT_FT_MAT5)
-            if (const QString problem = truncationProblem(path, vars); !problem.isEmpty())
+            if (const QString problem = matV5TruncationProblem(path, variableNames(vars));
+                !problem.isEmpty())
                 return Error { QStringLiteral("%1: %2").arg(file, problem) };
         if (vars.empty())
             return Error { QStringLiteral("%1: no readable variables; the file may be truncated or "

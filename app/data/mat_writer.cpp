@@ -2,6 +2,7 @@
 #include "data/mat_writer.h"
 
 #include "data/image_set.h"
+#include "data/mat_loader.h"
 
 #include <QDir>
 #include <QFile>
@@ -110,6 +111,13 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
         if (auto r = writeAll(mat.get(), data); !r)
             return Error { QStringLiteral("%1: %2").arg(path, r.error()) };
     }
+    // matio does not check its fwrite calls: on a full disk (or past a file-size limit) it closes
+    // a cut-off file without a word. Reading the file back through the loader, which checks every
+    // size against the bytes present, catches that before the old file is replaced.
+    if (const Result<Dataset> check = loadMat(tempPath);
+        !check || check->samples() != data.samples() || check->features() != data.features())
+        return Error { QStringLiteral("%1: the file could not be written completely (disk full?)%2")
+                           .arg(path, check ? QString() : QStringLiteral(": ") + check.error()) };
     // rename(2) replaces the target in one step, so readers see the old or the new file.
     if (std::rename(encoded.constData(), QFile::encodeName(info.absoluteFilePath()).constData())
         != 0)

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "data/image_decode_header.h"
+
+#include <cctype>
+
+#include <cstdint>
+
+namespace facet {
+namespace {
+
+// Bounds-checked unsigned reads; `big` selects big-endian byte order.
+std::optional<quint32> readUnsigned(const QByteArray& bytes, qsizetype at, int width, bool big)
+{
+    if (at < 0 || width > 4 || at > bytes.size() - width)
+        return std::nullopt;
+    quint32 v = 0;
+    for (int b = 0; b < width; ++b) {
+        const auto byte = quint32(std::uint8_t(bytes.at(at + (big ? b : width - 1 - b))));
+        v = (v << 8) | byte;
+    }
+    return v;
+}
+
+std::optional<QSize> sizeOf(std::optional<quint32> width, std::optional<quint32> height)
+{
+    // QSize holds ints; a header beyond that is as refused as one just above the limit.
+    constexpr quint32 kIntMax = 0x7FFFFFFF;
+    if (!width || !height)
+        return std::nullopt;
+    return QSize(int(std::min(*width, kIntMax)), int(std::min(*height, kIntMax)));
+}
+
+std::optional<QSize> pnmSize(const QByteArray& bytes)
+{
+    qsizetype at = 2;
+    qint64 fields[2] = { 0, 0 };
+    for (qint64& field : fields) {
+        while (at < bytes.size() && (std::isspace(uchar(bytes.at(at))) || bytes.at(at) == '#')) {
+            if (bytes.at(at) == '#')
+                while (at < bytes.size() && bytes.at(at) != '\n')
+                    ++at;
+            else
+                ++at;
+        }
+        const qsizetype start = at;
+        while (at < bytes.size() && bytes.at(at) >= '0' && bytes.at(at) <= '9' && field < (1 << 30))
+            field = field * 10 + (bytes.at(at++) - '0');
+        if (at == start)
+            return std::nullopt;
+    }
+    return sizeOf(quint32(fields[0]), quint32(fields[1]));
+}
+
+// Markers from SOI on: each segment is FF xx and a big-endian length; a start-of-frame
+// (C0..CF except DHT C4, JPG C8, DAC CC) holds precision, height, width.
+std::optional<QSize> jpegSize(const QByteArray& bytes)
+{
+    qsizetype at = 2;
+    while (at + 4 <= bytes.size()) {
+        if (std::uint8_t(bytes.at(at)) != 0xFF)
+            return std::nullopt;
+        const auto marker = std::uint8_t(bytes.at(at + 1));
+        if (marker == 0xFF) { // fill byte
+            ++at;
+            continue;
+        }
+        const std::optional<quint32> length = readUnsigned(bytes, at + 2, 2, true);
+        if (!length || *length < 2)
+            return std::nullopt;
+        if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC)
+            return sizeOf(
+                readUnsigned(bytes, at + 7, 2, true), readUnsigned(bytes, at + 5, 2, true));
+        at += 2 + qsizetype(*length);
+    }
+    return std::nullopt;
+}
+
+std::optional<QSize> bmpSize(const QByteArray& bytes)
+{
+    const std::optional<quint32> header = readUnsigned(bytes, 14, 4, false);
+    if (!header)
+        return std::nullopt;
+    if (*header == 12) // OS/2 BITMAPCOREHEADER: 16-bit sizes
+        return sizeOf(readUnsigned(bytes, 18, 2, false), readUnsigned(bytes, 20, 2, false));
+    const std::optional<quint32> width = readUnsigned(bytes, 18, 4, false);
+    std::optional<quint32> height = readUnsigned(bytes, 22, 4, false);
+    // A negative height means top-down rows; the magnitude is the size.
+    if (height && (*height & 0x80000000u))
+        height = *height == 0x80000000u ? 0x80000000u : quint32(-qint64(qint32(*height)));
+    if (width && (*width & 0x80000000u))
+        return QSize(0x7FFFFFFF, 0x7FFFFFFF);
+    return sizeOf(width, height);
+}
+
+std::optional<QSize> webpSize(const QByteArray& bytes)
+{
+    const QByteArray chunk = bytes.mid(12, 4);
+    if (chunk == "VP8X") {
+        const auto w = readUnsigned(bytes, 24, 3, false), h = readUnsigned(bytes, 27, 3, false);
+        return w && h ? sizeOf(*w + 1, *h + 1) : std::nullopt;
+    }
+    if (chunk == "VP8L") {
+        const std::optional<quint32> bits = readUnsigned(bytes, 21, 4, false);
+        return bits ? sizeOf((*bits & 0x3FFF) + 1, ((*bits >> 14) & 0x3FFF) + 1) : std::nullopt;
+    }
+    if (chunk == "VP8 ") {
+        const auto w = readUnsigned(bytes, 26, 2, false), h = readUnsigned(bytes, 28, 2, false);
+        return w && h ? sizeOf(*w & 0x3FFF, *h & 0x3FFF) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// The first image file directory: 12-byte entries of tag, type, count, value; ImageWidth (256)
+// and ImageLength (257) are SHORT (3) or LONG (4).
+std::optional<QSize> tiffSize(const QByteArray& bytes)
+{
+    const bool big = bytes.at(0) == 'M';
+    const std::optional<quint32> ifd = readUnsigned(bytes, 4, 4, big);
+    if (!ifd || *ifd > quint32(bytes.size()))
+        return std::nullopt;
+    const std::optional<quint32> entries = readUnsigned(bytes, qsizetype(*ifd), 2, big);
+    if (!entries)
+        return std::nullopt;
+    std::optional<quint32> width, height;
+    for (quint32 e = 0; e < *entries; ++e) {
+        const qsizetype at = qsizetype(*ifd) + 2 + qsizetype(e) * 12;
+        const auto tag = readUnsigned(bytes, at, 2, big),
+                   type = readUnsigned(bytes, at + 2, 2, big);
+        if (!tag || !type)
+            break;
+        if ((*tag != 256 && *tag != 257) || (*type != 3 && *type != 4))
+            continue;
+        const std::optional<quint32> value = readUnsigned(bytes, at + 8, *type == 3 ? 2 : 4, big);
+        (*tag == 256 ? width : height) = value;
+    }
+    return sizeOf(width, height);
+}
+
+} // namespace
+
+std::optional<QSize> declaredImageSize(ImageFormat format, const QByteArray& bytes)
+{
+    switch (format) {
+    case ImageFormat::Pnm:
+        return pnmSize(bytes);
+    case ImageFormat::Png: // IHDR is the first chunk: width, height big-endian at 16 and 20
+        return sizeOf(readUnsigned(bytes, 16, 4, true), readUnsigned(bytes, 20, 4, true));
+    case ImageFormat::Jpeg:
+        return jpegSize(bytes);
+    case ImageFormat::Bmp:
+        return bmpSize(bytes);
+    case ImageFormat::Gif: // the logical screen, little-endian at 6 and 8
+        return sizeOf(readUnsigned(bytes, 6, 2, false), readUnsigned(bytes, 8, 2, false));
+    case ImageFormat::Tiff:
+        return tiffSize(bytes);
+    case ImageFormat::Webp:
+        return webpSize(bytes);
+    case ImageFormat::Unknown:
+        break;
+    }
+    return std::nullopt;
+}
+
+} // namespace facet

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "data/mat_loader_structure.h"
+
+#include <QFile>
+
+#include <array>
+#include <cstdint>
+
+namespace facet {
+namespace {
+
+std::uint32_t word32(const QByteArray& bytes, int at, bool bigEndian)
+{
+    std::uint32_t v = 0;
+    for (int b = 0; b < 4; ++b) {
+        const auto byte = std::uint32_t(std::uint8_t(bytes.at(at + b)));
+        v |= bigEndian ? byte << (8 * (3 - b)) : byte << (8 * b);
+    }
+    return v;
+}
+
+// A version 4 header: type = M*1000 + O*100 + P*10 + T with M the byte order (0 little,
+// 1 big-endian), O = 0, P the element type (0 double .. 5 uint8), T 0 full, 1 text, 2 sparse.
+struct V4Header {
+    std::int32_t type = 0, rows = 0, columns = 0, imaginary = 0, nameLength = 0;
+
+    int elementBytes() const
+    {
+        static constexpr std::array<int, 6> kBytes { 8, 4, 4, 2, 2, 1 };
+        return kBytes[std::size_t(type / 10 % 10)];
+    }
+    bool valid() const
+    {
+        return type >= 0 && type < 2000 && type / 100 % 10 == 0 && type / 10 % 10 <= 5
+            && type % 10 <= 2 && rows >= 0 && columns >= 0 && (imaginary == 0 || imaginary == 1)
+            && nameLength >= 1;
+    }
+};
+
+V4Header readV4Header(const QByteArray& bytes, bool bigEndian)
+{
+    V4Header h;
+    h.type = std::int32_t(word32(bytes, 0, bigEndian));
+    h.rows = std::int32_t(word32(bytes, 4, bigEndian));
+    h.columns = std::int32_t(word32(bytes, 8, bigEndian));
+    h.imaginary = std::int32_t(word32(bytes, 12, bigEndian));
+    h.nameLength = std::int32_t(word32(bytes, 16, bigEndian));
+    return h;
+}
+
+} // namespace
+
+int matLevel5Version(const QByteArray& head)
+{
+    if (head.size() < 128)
+        return 0;
+    const QByteArray mark = head.mid(126, 2);
+    if (mark != "IM" && mark != "MI")
+        return 0;
+    const int version = int(word32(head.mid(124, 2) + QByteArray(2, '\0'), 0, false) & 0xFFFF);
+    const int swapped = ((version & 0xFF) << 8) | (version >> 8);
+    const int v = mark == "MI" ? swapped : version;
+    return v == 0x0100 || v == 0x0200 ? v : 0;
+}
+
+QString matV4StructureProblem(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot be opened: %1").arg(file.errorString());
+    if (matLevel5Version(file.read(128)) != 0)
+        return {};
+    const qint64 size = file.size();
+    qint64 offset = 0;
+    for (int k = 1; offset < size; ++k) {
+        file.seek(offset);
+        const QByteArray bytes = file.read(20);
+        if (bytes.size() < 20)
+            return k == 1 ? QStringLiteral("not a MATLAB MAT-file (%1 bytes is too short for any "
+                                           "MAT-file header)")
+                                .arg(size)
+                          : QStringLiteral("is truncated: it ends inside the header of matrix %1 "
+                                           "at byte %2")
+                                .arg(k)
+                                .arg(offset);
+        V4Header h = readV4Header(bytes, false);
+        if (!h.valid())
+            h = readV4Header(bytes, true);
+        if (!h.valid())
+            return k == 1 ? QStringLiteral("not a MATLAB MAT-file (no valid version 4, 5 or 7.3 "
+                                           "header)")
+                          : QStringLiteral("matrix %1 at byte %2 has a damaged version 4 header")
+                                .arg(k)
+                                .arg(offset);
+        // In doubles: rows * columns * 8 * 2 would overflow 64 bits for the largest headers.
+        const double dataBytes
+            = double(h.rows) * double(h.columns) * h.elementBytes() * (1 + h.imaginary);
+        const double end = double(offset) + 20 + h.nameLength + dataBytes;
+        if (end > double(size))
+            return QStringLiteral("is truncated or damaged: matrix %1 (a %2 x %3 version 4 "
+                                  "matrix with a %4-byte name) needs bytes %5..%6, but the file "
+                                  "has only %7 bytes")
+                .arg(k)
+                .arg(h.rows)
+                .arg(h.columns)
+                .arg(h.nameLength)
+                .arg(offset)
+                .arg(end, 0, 'f', 0)
+                .arg(size);
+        offset = qint64(end);
+    }
+    return {};
+}
+
+// The k-th top-level element is the k-th variable matio listed.
+QString matV5TruncationProblem(const QString& path, const QStringList& names)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot be opened: %1").arg(file.errorString());
+    const QByteArray header = file.read(128);
+    if (header.size() < 128)
+        return QStringLiteral("ends inside the 128-byte MAT-file header");
+    const bool swapped = header.at(126) == 'M' && header.at(127) == 'I';
+    const qint64 size = file.size();
+    qint64 offset = 128;
+    for (std::size_t k = 0; offset < size; ++k) {
+        file.seek(offset);
+        const QByteArray tag = file.read(8);
+        if (tag.size() < 8)
+            return QStringLiteral("ends inside the tag of element %1 at byte %2 (truncated)")
+                .arg(k + 1)
+                .arg(offset);
+        auto word = [&](int at) { return word32(tag, at, swapped); };
+        const qint64 end = offset + 8 + qint64(word(4));
+        if (end > size) {
+            const QString what = qsizetype(k) < names.size()
+                ? QStringLiteral("variable '%1'").arg(names[qsizetype(k)])
+                : QStringLiteral("element %1").arg(k + 1);
+            return QStringLiteral("is truncated: %1 needs bytes %2..%3 but the file has only "
+                                  "%4 bytes")
+                .arg(what)
+                .arg(offset)
+                .arg(end)
+                .arg(size);
+        }
+        offset = (end + 7) / 8 * 8; // uncompressed elements are padded to 8 bytes
+        if (word(0) == 15) // miCOMPRESSED is not padded
+            offset = end;
+    }
+    return {};
+}
+
+} // namespace facet

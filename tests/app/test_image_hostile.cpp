@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One-image decoding on hostile bytes (RELIABILITY.md): headers declaring gigapixel images are
+// refused before any decoder allocates, cut-off and empty files get a clear error, and the input
+// libFuzzer found (fuzz/fuzz_image.cpp) that reached a decoder which aborts the process is
+// refused as "not an image".
+#include "data/image_decode.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QtTest>
+
+#include <cstdint>
+
+using namespace facet;
+
+namespace {
+
+QByteArray encoded(const char* format)
+{
+    QImage image(6, 4, QImage::Format_Grayscale8);
+    image.fill(128);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, format);
+    return bytes;
+}
+
+void putBig32(QByteArray& b, qsizetype at, std::uint32_t v)
+{
+    for (int i = 0; i < 4; ++i)
+        b[at + i] = char((v >> (8 * (3 - i))) & 0xFF);
+}
+
+void putLittle(QByteArray& b, qsizetype at, std::uint32_t v, int width)
+{
+    for (int i = 0; i < width; ++i)
+        b[at + i] = char((v >> (8 * i)) & 0xFF);
+}
+
+QByteArray pngBomb()
+{
+    QByteArray png = encoded("png");
+    putBig32(png, 16, 50000); // IHDR width
+    putBig32(png, 20, 50000); // IHDR height
+    return png;
+}
+
+QByteArray jpegBomb()
+{
+    QByteArray jpeg = encoded("jpg");
+    // The first start-of-frame marker (FF C0 or FF C2): height and width follow precision.
+    qsizetype sof = jpeg.indexOf(QByteArray("\xFF\xC0", 2));
+    if (sof < 0)
+        sof = jpeg.indexOf(QByteArray("\xFF\xC2", 2));
+    jpeg[sof + 5] = char(0xFF);
+    jpeg[sof + 6] = char(0xFF);
+    jpeg[sof + 7] = char(0xFF);
+    jpeg[sof + 8] = char(0xFF);
+    return jpeg;
+}
+
+QByteArray gifBomb()
+{
+    QByteArray gif("GIF89a", 6);
+    gif += QByteArray("\xFF\xFF\xFF\xFF\x00\x00\x00", 7); // 65535 x 65535 logical screen
+    gif += QByteArray("\x2C\x00\x00\x00\x00\xFF\xFF\xFF\xFF\x00\x02\x02\x44\x01\x00\x3B", 16);
+    return gif;
+}
+
+QByteArray bmpBomb()
+{
+    QByteArray bmp = encoded("bmp");
+    putLittle(bmp, 18, 40000, 4);
+    putLittle(bmp, 22, std::uint32_t(-40000), 4); // top-down rows: a negative height
+    return bmp;
+}
+
+QByteArray tiffBomb()
+{
+    QByteArray tiff("II*\0", 4);
+    tiff += QByteArray("\x08\x00\x00\x00", 4); // first directory at byte 8
+    tiff += QByteArray("\x02\x00", 2); // two entries
+    tiff += QByteArray("\x00\x01\x04\x00\x01\x00\x00\x00\xA0\x86\x01\x00", 12); // width 100000
+    tiff += QByteArray("\x01\x01\x04\x00\x01\x00\x00\x00\xA0\x86\x01\x00", 12); // height 100000
+    tiff += QByteArray(4, '\0');
+    return tiff;
+}
+
+QByteArray webpBomb()
+{
+    QByteArray webp("RIFF\0\0\0\0WEBPVP8X", 16);
+    webp += QByteArray("\x0A\x00\x00\x00", 4); // chunk size 10
+    webp += QByteArray(4, '\0'); // flags
+    webp += QByteArray("\xFF\xFF\x00\xFF\xFF\x00", 6); // (65535 + 1) x (65535 + 1)
+    putLittle(webp, 4, std::uint32_t(webp.size() - 8), 4);
+    return webp;
+}
+
+} // namespace
+
+class TestImageHostile : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void refused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("expected");
+        const QString tooLarge
+            = QStringLiteral("above the limit of %1 pixels").arg(kMaxImagePixels);
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("empty file");
+        QTest::newRow("zeros") << QByteArray(64, '\0') << QStringLiteral("not an image");
+        QTest::newRow("png bomb") << pngBomb() << tooLarge;
+        QTest::newRow("jpeg bomb") << jpegBomb() << tooLarge;
+        QTest::newRow("gif bomb") << gifBomb() << tooLarge;
+        QTest::newRow("bmp bomb") << bmpBomb() << tooLarge;
+        QTest::newRow("tiff bomb") << tiffBomb() << tooLarge;
+        QTest::newRow("webp bomb") << webpBomb() << tooLarge;
+        QTest::newRow("png cut") << encoded("png").chopped(20) << QStringLiteral("truncated");
+        QTest::newRow("jpeg cut") << encoded("jpg").chopped(40) << QStringLiteral("truncated");
+        QTest::newRow("pgm cut") << encoded("pgm").chopped(3) << QStringLiteral("truncated");
+        QTest::newRow("pgm huge header")
+            << QByteArray("P5\n100000 100000\n255\n\x01\x02", 23) << QStringLiteral("truncated");
+        // fuzz_image: "P2" and a Latin-1 no-break space passed as PNM, then OpenCV's own
+        // signature search found "DICM" at byte 128 and GDCM's reader aborted the process.
+        QTest::newRow("fuzz dicom") << QByteArray::fromBase64(
+            "UDKgIz9SR0lJKkJFNQAWAAAwZwAAAAAAAAAAAQACgkGgsAAAAAAAAQAAAAAAAAAAAAAAAAAAAAAAAA"
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEAwA"
+            "AAEDANkAAAAAAAAAAABESUNNAgAAABcBBAAADi8AAAGQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJ"
+            "CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkAAAABwBAwABAJCQkJCQkJCQkJCQkJAA"
+            "AAAcAQMAAQAAAAEA//8AV////wEDICAgIAABoAABACA2ICAK")
+                                    << QStringLiteral("not an image");
+    }
+
+    void refused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, expected);
+        const Result<QImage> image = decodeImageBytes(bytes, QStringLiteral("hostile.img"));
+        QVERIFY2(!image.ok(), "a hostile image was decoded");
+        QVERIFY2(
+            image.error().startsWith(QStringLiteral("hostile.img: ")), qPrintable(image.error()));
+        QVERIFY2(image.error().contains(expected), qPrintable(image.error()));
+    }
+
+    // The same encoders' honest output decodes, so the refusals above are about the patches.
+    void honestImagesDecode_data()
+    {
+        QTest::addColumn<QByteArray>("format");
+        for (const char* format : { "png", "jpg", "bmp", "pgm" })
+            QTest::newRow(format) << QByteArray(format);
+    }
+
+    void honestImagesDecode()
+    {
+        QFETCH(QByteArray, format);
+        const Result<QImage> image
+            = decodeImageBytes(encoded(format.constData()), QStringLiteral("ok"));
+        QVERIFY2(image.ok(), qPrintable(image.ok() ? QString() : image.error()));
+        QCOMPARE(image->size(), QSize(6, 4));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImageHostile)
+#include "test_image_hostile.moc"

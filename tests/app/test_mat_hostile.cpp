@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The .mat loader on files built byte by byte to lie about their structure (RELIABILITY.md): every
+// one is refused with a message naming the file and the problem, before matio allocates what the
+// headers claim. Two rows are inputs libFuzzer found (fuzz/fuzz_mat.cpp) that made matio allocate
+// gigabytes or hit undefined behaviour in the loader's own message.
+#include "data/mat_loader.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdint>
+#include <initializer_list>
+
+using namespace facet;
+
+namespace {
+
+QByteArray le32(std::uint32_t v)
+{
+    QByteArray b(4, '\0');
+    for (int i = 0; i < 4; ++i)
+        b[i] = char((v >> (8 * i)) & 0xFF);
+    return b;
+}
+
+QByteArray padded(QByteArray b)
+{
+    while (b.size() % 8 != 0)
+        b += '\0';
+    return b;
+}
+
+// A Level 5 data element: 8-byte tag (type, byte count), data padded to 8 bytes.
+QByteArray element(std::uint32_t type, const QByteArray& data)
+{
+    return le32(type) + le32(std::uint32_t(data.size())) + padded(data);
+}
+
+// miCOMPRESSED: a zlib stream of elements; unlike the others it is not padded.
+QByteArray compressed(const QByteArray& elements)
+{
+    const QByteArray stream = qCompress(elements).mid(4); // without Qt's length prefix
+    return le32(15) + le32(std::uint32_t(stream.size())) + stream;
+}
+
+QByteArray level5Header(const char mark[2] = "IM", std::uint16_t version = 0x0100)
+{
+    QByteArray h("MATLAB 5.0 MAT-file, written by Facet's hostile input test");
+    h = h.leftJustified(116, ' ');
+    h += QByteArray(8, '\0');
+    h += char(version & 0xFF);
+    h += char(version >> 8);
+    h += mark[0];
+    h += mark[1];
+    return h;
+}
+
+// miMATRIX: array flags (class), dimensions, name, then the class's own subelements.
+QByteArray matrix(std::uint32_t matClass, std::initializer_list<std::int32_t> dims,
+    const QByteArray& name, const QByteArray& rest = {})
+{
+    QByteArray dimensions;
+    for (std::int32_t d : dims)
+        dimensions += le32(std::uint32_t(d));
+    const QByteArray body
+        = element(6, le32(matClass) + le32(0)) + element(5, dimensions) + element(1, name) + rest;
+    return element(14, body);
+}
+
+QByteArray doubles(std::initializer_list<double> values)
+{
+    QByteArray data;
+    for (double v : values)
+        data += QByteArray(reinterpret_cast<const char*>(&v), sizeof v);
+    return element(9, data);
+}
+
+} // namespace
+
+class TestMatHostile : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void refused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("expected");
+
+        QTest::newRow("zero-length") << QByteArray() << QStringList { QStringLiteral("empty") };
+        QTest::newRow("text") << QByteArray("x,y\n1,2\n")
+                              << QStringList { QStringLiteral("not a MATLAB MAT-file") };
+        // Version 4: type 0 (little-endian doubles), 2 x 2, a name of 1.6 GB in a 114-byte file.
+        QTest::newRow("v4 huge name")
+            << (le32(0) + le32(2) + le32(2) + le32(0) + le32(0x62206465) + QByteArray(94, 'x'))
+            << QStringList { QStringLiteral("truncated or damaged"), QStringLiteral("matrix 1") };
+        // fuzz_mat: a version 4 header whose size does not fit 64 bits (UBSan: float to int).
+        QTest::newRow("fuzz v4 overflow") << QByteArray::fromBase64("AgAAAAEAAGQAbgBnAAAAAAAAAEA=")
+                                          << QStringList { QStringLiteral("truncated or damaged") };
+        // A Level 5 mark with an unknown version: matio reads it as version 4.
+        QTest::newRow("bad version") << (level5Header("MI", 0) + QByteArray(64, '\0'))
+                                     << QStringList { QStringLiteral("not a MATLAB MAT-file") };
+        // fuzz_mat: array flags in the small format claiming 65533 bytes (matio: 2.6 GB malloc).
+        QTest::newRow("fuzz subelement size") << QByteArray::fromBase64(
+            "TUFUTEFCIDUuMCBNQVQtZmlsZSwgUGxhdGZvcm06IHg4Nl82NC1wYy1saW51eC1nbnUsIENyZWF0ZW"
+            "QgYnk6IGxpYm1hdGlvIHYwLjUuMjMgb24gU3VuIE5vdiAyMiAwNToxNToxMyAyMDI2CgAgICAgICAg"
+            "ICAgICAgIAABSU0OAAAAOAAAAAYAAAAIAAAACgAAAAAAAAAFAAAACAAAAAMAAAABAAAAAQABAFgAAA"
+            "ADAAAABgAAAP//AAABAAAADgAAAEgAAAAGAP/9////////AAAAAAAABQAAAAgASU0AAAMAAAABAAAA"
+            "AQADAGduZAAJAAAAGAAAAAAAAAAAAPA/AAAAAAAAAEAAAAAAAADwPw==")
+                                              << QStringList { QStringLiteral("damaged") };
+        // A 100000 x 100000 cell in a few bytes: matio would allocate 80 GB of element pointers.
+        QTest::newRow("cell count") << (level5Header() + matrix(1, { 100000, 100000 }, "c"))
+                                    << QStringList { QStringLiteral("does not fit") };
+        QTest::newRow("negative dimension")
+            << (level5Header() + matrix(6, { 2, -1 }, "fea", doubles({ 1, 2 })))
+            << QStringList { QStringLiteral("negative dimension") };
+        QTest::newRow("rank 40") << (level5Header()
+            + matrix(6,
+                { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 },
+                "fea", doubles({ 1 })))
+                                 << QStringList { QStringLiteral("damaged dimensions") };
+        QTest::newRow("function handle") << (level5Header() + matrix(16, { 1, 1 }, "f"))
+                                         << QStringList { QStringLiteral("class 16") };
+        QByteArray nested = matrix(6, { 1, 1 }, "", doubles({ 1 }));
+        for (int depth = 0; depth < 40; ++depth)
+            nested = matrix(1, { 1, 1 }, depth == 39 ? "c" : "", nested);
+        QTest::newRow("deep nesting")
+            << (level5Header() + nested) << QStringList { QStringLiteral("nest") };
+        // A compressed struct whose inner tag claims 100 MB: more than the loader inflates.
+        QByteArray big = matrix(2, { 1, 1 }, "s");
+        big.replace(4, 4, le32(100u << 20));
+        QTest::newRow("compressed container")
+            << (level5Header() + compressed(big))
+            << QStringList { QStringLiteral("cell or struct of") };
+        // A compressed variable whose stream stops inside its header.
+        QTest::newRow("compressed cut header")
+            << (level5Header() + compressed(matrix(6, { 2, 2 }, "fea")).left(22))
+            << QStringList { QStringLiteral("damaged") };
+    }
+
+    void refused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, expected);
+        const QString path = m_dir.filePath(QStringLiteral("%1.mat").arg(
+            QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_')));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(bytes);
+        file.close();
+        const Result<Dataset> loaded = loadMat(path);
+        QVERIFY2(!loaded.ok(), "a hostile file was accepted");
+        QVERIFY2(loaded.error().contains(QFileInfo(path).fileName()), qPrintable(loaded.error()));
+        for (const QString& needle : expected)
+            QVERIFY2(
+                loaded.error().contains(needle, Qt::CaseInsensitive), qPrintable(loaded.error()));
+        qInfo().noquote() << loaded.error();
+    }
+
+    // The byte builder above makes files matio and the checks accept when they are honest, so
+    // the refusals above are about the lies, not about the builder.
+    void honestHandBuiltFileLoads()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("honest.mat"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        const QByteArray fea = matrix(6, { 2, 2 }, "fea", doubles({ 1, 2, 3, 4 }));
+        const QByteArray cell = matrix(1, { 1, 2 }, "notes",
+            matrix(6, { 1, 1 }, "", doubles({ 5 })) + matrix(6, { 1, 1 }, "", doubles({ 6 })));
+        file.write(level5Header() + compressed(fea) + cell);
+        file.close();
+        const Result<Dataset> loaded = loadMat(path);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error()));
+        QCOMPARE(loaded->X.cols(), 2);
+        QCOMPARE(loaded->X.rows(), 2);
+    }
+
+    // Every cut of a real file is refused or loads; none crashes (the ASan build runs this).
+    void everyTruncation()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("whole.mat"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        const QByteArray head = level5Header()
+            + compressed(
+                matrix(6, { 3, 4 }, "fea", doubles({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 })));
+        const QByteArray whole = head + matrix(6, { 3, 1 }, "gnd", doubles({ 1, 2, 1 }));
+        file.write(whole);
+        file.close();
+        QVERIFY(loadMat(path).ok());
+        for (qsizetype cut = 0; cut < whole.size(); ++cut) {
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(whole.left(cut));
+            file.close();
+            const Result<Dataset> loaded = loadMat(path);
+            if (cut == head.size()) { // exactly the data without its labels: a whole file
+                QVERIFY(loaded.ok() && !loaded->hasLabels());
+                continue;
+            }
+            QVERIFY2(!loaded.ok(), qPrintable(QStringLiteral("cut at %1 bytes loaded").arg(cut)));
+            QVERIFY(!loaded.error().isEmpty());
+        }
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestMatHostile)
+#include "test_mat_hostile.moc"
