@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Faults during work (RELIABILITY.md): 200 cancels of the solve worker at random moments, NaN and
+// Inf data, sizes beyond memory, writes to a full disk or a read-only folder, and a sweep killed
+// with SIGKILL and resumed. Each must end in a consistent result or a clear error, never a crash,
+// a leak (the asan preset runs this) or a lost file.
+#include "data/mat_writer.h"
+#include "jobs/solve_job.h"
+#include "util/atomic_write.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <csignal>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace facet;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// m x n non-negative data in three planted groups, labelled.
+std::shared_ptr<const Dataset> plantedData(Eigen::Index m, Eigen::Index n, std::uint64_t seed)
+{
+    auto d = std::make_shared<Dataset>();
+    Rng rng(seed);
+    d->X = rng.uniformMatrix(m, n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        d->X.block((m / 3) * (j % 3), j, m / 3, 1).array() += Scalar(2);
+        d->labels.push_back(int(j % 3));
+    }
+    d->classNames = { u"a"_s, u"b"_s, u"c"_s };
+    d->height = 1;
+    d->width = int(m);
+    return d;
+}
+
+RunOptions options(const std::string& method, int rank, int maxIter)
+{
+    RunOptions o;
+    o.method = method;
+    o.params.rank = rank;
+    o.driver.maxIter = maxIter;
+    o.driver.tol = 0;
+    o.cluster.replicates = 3;
+    return o;
+}
+
+// The solve worker on its own thread, as MainWindow runs it. Its answers are collected on this
+// (the GUI) thread through queued connections, as MainWindow receives them: a QSignalSpy would
+// connect directly and append on the worker thread while the test reads (a race TSan reports).
+struct Worker {
+    QThread thread;
+    SolveJob* job = new SolveJob;
+    QObject receiver;
+    QList<std::pair<quint64, RunResult>> finished;
+    QList<std::pair<quint64, QString>> failed;
+    Worker()
+    {
+        job->moveToThread(&thread);
+        QObject::connect(&thread, &QThread::finished, job, &QObject::deleteLater);
+        QObject::connect(
+            job, &SolveJob::finished, &receiver, [this](quint64 id, const RunResult& result) {
+                finished.append({ id, result });
+            });
+        QObject::connect(
+            job, &SolveJob::failed, &receiver, [this](quint64 id, const QString& message) {
+                failed.append({ id, message });
+            });
+        thread.start();
+    }
+    qsizetype answers() const { return finished.size() + failed.size(); }
+    ~Worker()
+    {
+        job->cancel();
+        thread.quit();
+        thread.wait();
+    }
+};
+
+QString failureOf(Worker& worker, SolveRequest request)
+{
+    const qsizetype before = worker.answers();
+    worker.job->submit(std::move(request));
+    if (!QTest::qWaitFor([&] { return worker.answers() > before; }, 60000))
+        return u"(no answer)"_s;
+    return worker.failed.isEmpty() ? u"(finished)"_s : worker.failed.last().second;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Makes writes past `bytes` fail with EFBIG, as a full disk fails them, until destroyed.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        std::signal(SIGXFSZ, SIG_IGN); // report EFBIG instead of killing the process
+        getrlimit(RLIMIT_FSIZE, &m_old);
+        rlimit limit = m_old;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &m_old); }
+
+private:
+    rlimit m_old {};
+};
+
+QString cliPath()
+{
+#ifdef FACET_CLI_PATH
+    return QStringLiteral(FACET_CLI_PATH);
+#else
+    // build/tests/app/app_faults -> build/app/facet-cli
+    return QDir(QCoreApplication::applicationDirPath()).filePath(u"../../app/facet-cli"_s);
+#endif
+}
+
+QJsonArray trialsIn(const QString& resultsJson)
+{
+    return QJsonDocument::fromJson(readAll(resultsJson)).object().value(u"trials"_s).toArray();
+}
+
+} // namespace
+
+class TestFaults : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { registerSolveJobMetaTypes(); }
+
+    // Cancel at a random moment (0-4 ms after submitting) 200 times in a row, through the real
+    // worker thread: every run answers once, with its run id, finite factors of the right
+    // shapes and a history as long as its iteration count.
+    void cancelTheWorker200Times()
+    {
+        Worker worker;
+        const auto data = plantedData(90, 120, 1);
+        const std::array<std::string, 4> methods { "nmf", "cf", "gnmf", "lccf" };
+        Rng rng(2026);
+        int cancelled = 0;
+        for (int i = 0; i < 200; ++i) {
+            SolveRequest request;
+            request.runId = quint64(i + 1);
+            request.data = data;
+            request.options = options(methods[std::size_t(i) % methods.size()], 6, 2000);
+            request.options.driver.seed = std::uint64_t(i);
+            worker.job->submit(request);
+            QThread::usleep(static_cast<unsigned long>(rng.below(4000)));
+            worker.job->cancel();
+            QTRY_COMPARE_WITH_TIMEOUT(worker.answers(), i + 1, 60000);
+            QVERIFY2(worker.failed.isEmpty(),
+                qPrintable(worker.failed.isEmpty() ? QString() : worker.failed.first().second));
+            const auto& [id, result] = worker.finished.last();
+            const Factorization& f = result.factorization;
+            QCOMPARE(id, request.runId);
+            QVERIFY(f.stopReason == StopReason::Cancelled || f.stopReason == StopReason::Converged);
+            cancelled += f.stopReason == StopReason::Cancelled;
+            QCOMPARE(int(f.history.size()), f.iterations);
+            QCOMPARE(f.V.rows(), data->samples());
+            QCOMPARE(f.V.cols(), 6);
+            QCOMPARE(f.basis.rows(), data->features());
+            QVERIFY(f.V.allFinite() && f.basis.allFinite());
+            QCOMPARE(qsizetype(result.predicted.size()), qsizetype(data->samples()));
+        }
+        QVERIFY2(cancelled > 150, qPrintable(QString::number(cancelled))); // most were mid-run
+    }
+
+    void nonFiniteDataFailsNamingTheSample_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<double>("value");
+        for (const char* method : { "nmf", "cf", "lccf", "gnmf", "kmeans", "pca" }) {
+            QTest::addRow("%s NaN", method) << QString::fromLatin1(method) << qQNaN();
+            QTest::addRow("%s Inf", method) << QString::fromLatin1(method) << qInf();
+        }
+    }
+    void nonFiniteDataFailsNamingTheSample()
+    {
+        QFETCH(QString, method);
+        QFETCH(double, value);
+        auto data = std::make_shared<Dataset>(*plantedData(12, 30, 2));
+        data->X(6, 20) = Scalar(value); // sample 21, feature 7
+        Worker worker;
+        SolveRequest request;
+        request.runId = 7;
+        request.data = data;
+        request.options = options(method.toStdString(), 3, 50);
+        const QString message = failureOf(worker, request);
+        QVERIFY2(message.contains(u"sample 21"_s) || message.contains(u"sample (column) 21"_s),
+            qPrintable(message));
+        QVERIFY2(message.contains(u"feature 7"_s), qPrintable(message));
+    }
+
+    // Asked-for sizes that cannot fit are refused before anything is allocated, with the number.
+    void sizesBeyondMemoryAreRefusedUpFront()
+    {
+        Worker worker;
+        SolveRequest tooHighRank;
+        tooHighRank.data = plantedData(12, 30, 3);
+        tooHighRank.options = options("nmf", 500, 10);
+        const QString rank = failureOf(worker, tooHighRank);
+        QVERIFY2(rank.contains(u"500"_s) && rank.contains(u"30"_s), qPrintable(rank));
+
+        // 40000 samples: a dense 40000 x 40000 Gaussian kernel would take 12.8 GB.
+        SolveRequest kernel;
+        kernel.data = plantedData(3, 40000, 4);
+        kernel.options = options("cf", 3, 10);
+        kernel.options.params.kernel = KernelKind::Gaussian;
+        kernel.options.params.sigma = 1.0;
+        const QString dense = failureOf(worker, kernel);
+        QVERIFY2(dense.contains(u"12800000000 bytes"_s) && dense.contains(u"budget"_s),
+            qPrintable(dense));
+    }
+
+    // A full disk (writes failing with EFBIG past 4 KiB): every writer reports the file and
+    // leaves the old file as it was, with no temporary file beside it.
+    void fullDiskKeepsTheOldFile()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"results.json"_s);
+        // BMP, not PNG: Qt 6.4's PNG writer leaks its row buffer when libpng fails (it longjmps
+        // past the delete), which LeakSanitizer would report here (RELIABILITY.md).
+        const QString png = dir.filePath(u"basis.bmp"_s);
+        const QString mat = dir.filePath(u"export.mat"_s);
+        for (const QString& path : { json, png, mat })
+            QVERIFY(writeBytesFile(path, "old contents").ok());
+        QImage noise(400, 400, QImage::Format_RGB888);
+        Rng rng(5);
+        for (int y = 0; y < noise.height(); ++y)
+            for (int x = 0; x < noise.width() * 3; ++x)
+                noise.scanLine(y)[x] = uchar(rng.below(256));
+        const auto data = plantedData(60, 200, 6);
+        QString bytesError, imageError, matError;
+        {
+            const FileSizeLimit limit(4096);
+            const Result<bool> a = writeBytesFile(json, QByteArray(100000, 'x'));
+            const Result<bool> b = writeImageFile(png, noise);
+            const Result<bool> c = writeDatasetMat(mat, *data);
+            bytesError = a.ok() ? QString() : a.error();
+            imageError = b.ok() ? QString() : b.error();
+            matError = c.ok() ? QString() : c.error();
+        }
+        QVERIFY2(!bytesError.isEmpty(), "writeBytesFile reported success on a full disk");
+        QVERIFY2(!imageError.isEmpty(), "writeImageFile reported success on a full disk");
+        QVERIFY2(bytesError.contains(json), qPrintable(bytesError));
+        QVERIFY2(imageError.contains(png), qPrintable(imageError));
+        QCOMPARE(readAll(json), QByteArray("old contents"));
+        QCOMPARE(readAll(png), QByteArray("old contents"));
+        // matio ignores failed fwrite calls; writeDatasetMat reads the temporary file back
+        // before the rename, so a cut-off file never replaces the old one.
+        QVERIFY2(!matError.isEmpty(), "writeDatasetMat reported success on a full disk");
+        QCOMPARE(readAll(mat), QByteArray("old contents"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
+    }
+
+    // A folder the process cannot write: a clear error naming the file. As root, permission bits
+    // do not stop writes, so sysfs (which never allows new files) stands in for it.
+    void readOnlyFolderIsAClearError()
+    {
+        QTemporaryDir dir;
+        QString folder = dir.filePath(u"locked"_s);
+        QVERIFY(QDir().mkpath(folder));
+        QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        if (geteuid() == 0)
+            folder = u"/sys"_s;
+        const QString json = folder + u"/results.json"_s;
+        const Result<bool> a = writeBytesFile(json, "{}");
+        QVERIFY(!a.ok());
+        QVERIFY2(a.error().contains(json), qPrintable(a.error()));
+        const Result<bool> b = writeDatasetMat(folder + u"/export.mat"_s, *plantedData(6, 9, 7));
+        QVERIFY(!b.ok());
+        QVERIFY2(b.error().contains(u"export.mat"_s), qPrintable(b.error()));
+        QVERIFY(!QFile::exists(json));
+        QFile::setPermissions(dir.filePath(u"locked"_s),
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    }
+
+    // facet-cli sweep killed with SIGKILL once it has saved a trial, then --resume: every trial
+    // saved before the kill is in the final file unchanged, and the sweep completes.
+    void killedSweepResumesWithoutLosingTrials()
+    {
+        QVERIFY2(QFile::exists(cliPath()), qPrintable(cliPath()));
+        QTemporaryDir dir;
+        const QString mat = dir.filePath(u"planted.mat"_s);
+        QVERIFY(writeDatasetMat(mat, *plantedData(60, 240, 8)).ok());
+        const QString out = dir.filePath(u"sweep"_s);
+        const QString results = QDir(out).filePath(u"results.json"_s);
+        const QStringList sweep { u"sweep"_s, u"--dataset"_s, mat, u"--methods"_s, u"nmf,cf"_s,
+            u"--clusters"_s, u"2-3"_s, u"--trials"_s, u"10"_s, u"--max-iter"_s, u"300"_s,
+            u"--seed"_s, u"9"_s, u"--threads"_s, u"1"_s };
+        QProcess process;
+        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        process.start(cliPath(), sweep + QStringList { u"--out"_s, out });
+        QVERIFY(process.waitForStarted());
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return !trialsIn(results).isEmpty()
+                             || process.state() != QProcess::Running;
+                     },
+                     120000),
+            "no trial was saved");
+        QVERIFY2(process.state() == QProcess::Running, "the sweep ended before it could be killed");
+        ::kill(pid_t(process.processId()), SIGKILL);
+        QVERIFY(process.waitForFinished());
+        QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+        const QJsonArray saved = trialsIn(results); // whole, thanks to the atomic write
+        QVERIFY(!saved.isEmpty());
+        QVERIFY(saved.size() < 40);
+
+        process.start(cliPath(), sweep + QStringList { u"--resume"_s, out });
+        QVERIFY(process.waitForFinished(600000));
+        QCOMPARE(process.exitCode(), 0);
+        const QJsonObject done = QJsonDocument::fromJson(readAll(results)).object();
+        QVERIFY(done.value(u"complete"_s).toBool());
+        const QJsonArray all = done.value(u"trials"_s).toArray();
+        QCOMPARE(all.size(), 40);
+        for (const QJsonValue& before : saved)
+            QVERIFY2(all.contains(before), "a trial saved before the kill changed or vanished");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFaults)
+#include "test_faults.moc"
