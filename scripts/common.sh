@@ -27,10 +27,30 @@ facet_install_deps() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# Configures and builds one preset with both cores.
+# The tests that start threads (the solve worker, experiments and sweeps, the GUI): what the
+# tsan preset builds and runs. Qt is not built with ThreadSanitizer; see cmake/sanitizers/tsan.supp.
+FACET_TSAN_TESTS='^(widgets_|app_faults$|app_sweep$)'
+FACET_TSAN_TARGETS=(app_faults app_sweep facet-cli)
+
+# Configures one preset and builds it (or only the given targets) with both cores; ccache is
+# used when it is installed.
 facet_build() {
   local preset="${1:-release}"
-  cmake --preset "$preset" -S "$FACET_ROOT" \
+  shift || true
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake --preset "$preset" -S "$FACET_ROOT" "${launcher[@]}" \
     -DFACET_DATA_DIR="${FACET_DATA_DIR:-$FACET_ROOT/../shared/data}" >/dev/null
-  cmake --build --preset "$preset" -j "$(nproc)"
+  if [ "$preset" = tsan ]; then
+    # Every widget test, plus the named targets.
+    local widgets
+    widgets=$(ninja -C "$FACET_ROOT/build/tsan" -t targets all \
+      | sed -n 's/^\(widgets_[a-z_]*\): .*/\1/p' | grep -v '_autogen' | sort -u)
+    set -- "$@" $widgets
+  fi
+  if [ $# -gt 0 ]; then
+    cmake --build --preset "$preset" -j "$(nproc)" --target "$@"
+  else
+    cmake --build --preset "$preset" -j "$(nproc)"
+  fi
 }
