@@ -22,6 +22,8 @@
 #include <QThread>
 #include <QtTest>
 
+#include <tuple>
+
 #include <atomic>
 
 using namespace facet;
@@ -181,8 +183,16 @@ private slots:
         job->moveToThread(&thread);
         connect(&thread, &QThread::finished, job, &QObject::deleteLater);
         thread.start();
-        QSignalSpy trials(job, &ExperimentJob::trialFinished);
-        QSignalSpy finished(job, &ExperimentJob::finished);
+        // Counted through queued connections to an object on this thread, as the GUI receives
+        // them: a QSignalSpy on the job would append on the job's thread while this one reads.
+        QObject receiver;
+        int trials = 0;
+        QList<std::tuple<quint64, int, bool>> finished;
+        connect(job, &ExperimentJob::trialFinished, &receiver, [&] { ++trials; });
+        connect(
+            job, &ExperimentJob::finished, &receiver, [&](quint64 runId, int cells, bool stopped) {
+                finished.append({ runId, cells, stopped });
+            });
         ExperimentRequest request;
         request.runId = 42;
         request.data = std::make_shared<ExperimentDataset>(planted(), SampleNormalization::Auto);
@@ -190,9 +200,9 @@ private slots:
         request.threads = 2;
         job->submit(request);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
-        QCOMPARE(trials.size(), int(planCells(options()).size()));
-        QCOMPARE(finished.first().at(0).toULongLong(), 42ULL);
-        QCOMPARE(finished.first().at(2).toBool(), false); // not stopped
+        QCOMPARE(trials, int(planCells(options()).size()));
+        QCOMPARE(std::get<0>(finished.first()), 42ULL);
+        QCOMPARE(std::get<2>(finished.first()), false); // not stopped
         thread.quit();
         thread.wait();
     }
