@@ -225,8 +225,8 @@ void TestExplorerControls::overcompleteDemoOpensFromTheViewMenu()
 }
 
 // Issue 5's responsiveness numbers: the longest gap between ticks of a 5 ms timer on the GUI
-// thread while NMF rank 40 runs on ORL, and the solver's speed with live updates against the
-// same run headless. Printed, not asserted (tests never assert on wall time).
+// thread while NMF rank 40 runs 1000 iterations on ORL, and the solver's speed with live updates
+// against the same run headless. Printed, not asserted (tests never assert on wall time).
 void TestExplorerControls::eventLoopStaysResponsiveDuringASolve()
 {
     const QString orl = facetDataFile(QStringLiteral("ORL_32x32.mat"));
@@ -235,8 +235,9 @@ void TestExplorerControls::eventLoopStaysResponsiveDuringASolve()
     QVERIFY(load(*window, orl));
     ControlPanel* controls = window->controlPanel();
     QVERIFY(controls->setMethod(QStringLiteral("nmf")));
+    constexpr int kIterations = 1000;
     controls->setRank(40);
-    controls->setMaxIterations(300);
+    controls->setMaxIterations(kIterations);
     controls->setTolerance(0);
 
     // The same run without a window (runAndCluster on a worker thread, as the GUI's job runs it),
@@ -250,10 +251,10 @@ void TestExplorerControls::eventLoopStaysResponsiveDuringASolve()
                 window->controlPanel()->runOptions());
         });
         worker.join();
-        return std::pair { clock.elapsed(), quiet.factorization.iterations };
+        return std::pair { clock.elapsed(), quiet.factorization };
     };
-    const auto [headlessBeforeMs, headlessIterations] = headless();
-    QCOMPARE(headlessIterations, 300);
+    const auto [headlessBeforeMs, before] = headless();
+    QCOMPARE(before.iterations, kIterations);
 
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     QElapsedTimer sinceTick;
@@ -274,14 +275,21 @@ void TestExplorerControls::eventLoopStaysResponsiveDuringASolve()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
     const qint64 guiMs = wall.elapsed();
     probe.stop();
-    QCOMPARE(window->lastResult()->factorization.iterations, 300);
-    QVERIFY(ticks > 10);
-    const auto [headlessAfterMs, iterationsAfter] = headless();
-    QCOMPARE(iterationsAfter, 300);
-    qInfo("responsiveness: longest event-loop gap %lld ms over %d probe ticks; run with live views "
-          "%lld ms, headless %lld / %lld ms "
-          "(before / after)",
-        longestGapMs, ticks, guiMs, headlessBeforeMs, headlessAfterMs);
+    const Factorization& live = window->lastResult()->factorization;
+    QCOMPARE(live.iterations, kIterations);
+    QVERIFY(ticks > 0);
+    const auto [headlessAfterMs, after] = headless();
+    QCOMPARE(after.iterations, kIterations);
+    // The solver's own time (Factorization::solveSeconds, the iterations alone) is what live
+    // updates can slow down; the wall times add the clustering and, for the live run, building
+    // the views of the result.
+    const auto msPerIteration
+        = [](const Factorization& f) { return 1000.0 * f.solveSeconds / f.iterations; };
+    qInfo("responsiveness: longest event-loop gap %lld ms over %d probe ticks; solver %.3f ms/it "
+          "with live views, %.3f / %.3f ms/it headless (before / after); wall %lld ms live, "
+          "%lld / %lld ms headless",
+        longestGapMs, ticks, msPerIteration(live), msPerIteration(before), msPerIteration(after),
+        guiMs, headlessBeforeMs, headlessAfterMs);
 }
 
 QTEST_MAIN(TestExplorerControls)
