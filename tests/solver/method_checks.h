@@ -29,6 +29,23 @@ inline Matrix plantedProduct(int m, int n, int r, double noise, std::uint64_t se
     return X;
 }
 
+// c tight blobs of `per` samples each in d dimensions, centres uniform in [0, 10)^d, spread
+// 0.05: clusters any method should find. labels gets the blob of each column.
+inline Matrix blobs(int d, int c, int per, std::vector<int>& labels, std::uint64_t seed)
+{
+    Rng rng(seed);
+    Matrix X(d, c * per);
+    labels.clear();
+    for (int k = 0; k < c; ++k) {
+        const Vector centre = 10.0 * rng.uniformMatrix(d, 1);
+        for (int i = 0; i < per; ++i) {
+            X.col(k * per + i) = centre + 0.05 * rng.uniformMatrix(d, 1);
+            labels.push_back(k);
+        }
+    }
+    return X;
+}
+
 // The columns of X shifted to mean zero: data whose K has negative entries.
 inline Matrix centred(const Matrix& X)
 {

@@ -2,6 +2,7 @@
 // The baselines (k-means on raw data, PCA) and the labelled-subset draw of semi-supervised runs.
 #include "experiment/labeled_subset.h"
 #include "experiment/run.h"
+#include "method_checks.h"
 #include "methods/baselines.h"
 #include "test_printers.h"
 
@@ -12,26 +13,7 @@
 #include <map>
 
 using namespace facet;
-
-namespace {
-
-// c tight blobs in d dimensions, `per` points each, labels 0..c-1.
-Matrix blobs(int d, int c, int per, std::vector<int>& labels, std::uint64_t seed)
-{
-    Rng rng(seed);
-    Matrix X(d, c * per);
-    labels.clear();
-    for (int k = 0; k < c; ++k) {
-        const Vector centre = 10.0 * rng.uniformMatrix(d, 1);
-        for (int i = 0; i < per; ++i) {
-            X.col(k * per + i) = centre + 0.05 * rng.uniformMatrix(d, 1);
-            labels.push_back(k);
-        }
-    }
-    return X;
-}
-
-} // namespace
+using namespace facet::testing;
 
 class TestBaselines : public QObject {
     Q_OBJECT

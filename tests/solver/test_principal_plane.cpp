@@ -15,15 +15,6 @@ namespace {
 
 constexpr double kTol = std::is_same_v<Scalar, float> ? 1e-4 : 1e-9;
 
-Matrix randomMatrix(Rng& rng, Eigen::Index rows, Eigen::Index cols)
-{
-    Matrix m(rows, cols);
-    for (Eigen::Index j = 0; j < cols; ++j)
-        for (Eigen::Index i = 0; i < rows; ++i)
-            m(i, j) = Scalar(rng.uniform());
-    return m;
-}
-
 } // namespace
 
 class TestPrincipalPlane : public QObject {
@@ -34,10 +25,10 @@ private slots:
     {
         // Rows of V on an affine plane in R^6: the projection is an isometry of that plane.
         Rng rng(5);
-        const Matrix coords = randomMatrix(rng, 40, 2);
-        const Matrix frame = randomMatrix(rng, 2, 6);
+        const Matrix coords = rng.uniformMatrix(40, 2);
+        const Matrix frame = rng.uniformMatrix(2, 6);
         Matrix V = coords * frame;
-        V.rowwise() += randomMatrix(rng, 1, 6).row(0);
+        V.rowwise() += rng.uniformMatrix(1, 6).row(0);
         const PrincipalPlane plane = principalPlane(V);
         QCOMPARE(plane.points.rows(), Eigen::Index(40));
         QCOMPARE(plane.points.cols(), Eigen::Index(2));
@@ -52,7 +43,7 @@ private slots:
     void axesAreTheLeadingSingularVectors()
     {
         Rng rng(9);
-        Matrix V = randomMatrix(rng, 60, 5);
+        Matrix V = rng.uniformMatrix(60, 5);
         V.col(2) *= 4; // a clear leading direction
         const PrincipalPlane plane = principalPlane(V);
         const Matrix centred = V.rowwise() - V.colwise().mean();

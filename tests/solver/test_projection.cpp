@@ -15,22 +15,6 @@ using namespace facet::testing;
 
 namespace {
 
-// c tight non-negative blobs in d dimensions, per samples each.
-Matrix blobs(int d, int c, int per, std::vector<int>& labels, std::uint64_t seed)
-{
-    Rng rng(seed);
-    Matrix X(d, c * per);
-    labels.clear();
-    for (int k = 0; k < c; ++k) {
-        const Vector centre = 10.0 * rng.uniformMatrix(d, 1);
-        for (int i = 0; i < per; ++i) {
-            X.col(k * per + i) = centre + 0.05 * rng.uniformMatrix(d, 1);
-            labels.push_back(k);
-        }
-    }
-    return X;
-}
-
 RunOptions options(const std::string& method, int rank, int iterations)
 {
     RunOptions o;

@@ -15,15 +15,6 @@ namespace {
 
 constexpr double kTol = std::is_same_v<Scalar, float> ? 1e-4 : 1e-9;
 
-Matrix randomMatrix(Rng& rng, Eigen::Index rows, Eigen::Index cols)
-{
-    Matrix m(rows, cols);
-    for (Eigen::Index j = 0; j < cols; ++j)
-        for (Eigen::Index i = 0; i < rows; ++i)
-            m(i, j) = Scalar(rng.uniform());
-    return m;
-}
-
 } // namespace
 
 class TestSampleReconstruction : public QObject {
@@ -35,8 +26,8 @@ private slots:
         Rng rng(3);
         Factorization f;
         f.method = "nmf";
-        f.basis = randomMatrix(rng, 12, 4);
-        f.V = randomMatrix(rng, 7, 4);
+        f.basis = rng.uniformMatrix(12, 4);
+        f.V = rng.uniformMatrix(7, 4);
         const Matrix X = f.basis * f.V.transpose();
         const SampleReconstruction r = reconstructSample(X, f, 5, 3);
         QVERIFY((r.original - X.col(5)).norm() == 0);
@@ -75,7 +66,7 @@ private slots:
     {
         // With the full rank, PCA reconstructs every sample exactly once the mean is added.
         Rng rng(8);
-        const Matrix X = randomMatrix(rng, 6, 10);
+        const Matrix X = rng.uniformMatrix(6, 10);
         const Factorization f = pcaBaseline(X, 6);
         const SampleReconstruction r = reconstructSample(X, f, 2, 2);
         QVERIFY(r.relativeError < kTol);
