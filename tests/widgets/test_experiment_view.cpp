@@ -249,6 +249,7 @@ void TestExperimentView::clickingACellOpensATrialInTheExplorer()
     QList<QAction*> actions = menu->actions();
     QCOMPARE(actions.size(), 1 + 3); // a title, then one entry per trial
     QVERIFY(actions[2]->text().startsWith(u"Trial 2: AC"_s));
+    QCoreApplication::processEvents(); // the charts' queued replot of the last cells
     QVERIFY(view->grab().save(QDir::current().filePath(u"experiment_trial_menu.png"_s)));
 
     QSignalSpy ran(&window, &MainWindow::runFinished);
