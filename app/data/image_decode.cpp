@@ -40,51 +40,40 @@ quint32 littleEndian32(const QByteArray& bytes, qsizetype at)
     return v;
 }
 
-// Binary PNM (P4 bitmap, P5 grey, P6 colour): the header's size fixes the pixel byte count, so a
-// cut-off file is recognised exactly. OpenCV would otherwise fill the missing rows silently.
+// PNM: for the binary kinds (P4 bitmap, P5 grey, P6 colour) the header's size fixes the pixel
+// byte count, so a cut-off file is recognised exactly (OpenCV would otherwise fill the missing
+// rows silently); for the ASCII kinds it gives a lower bound. The header is read the way OpenCV
+// reads it, so the size checked here is the size the decoder would allocate.
 QString pnmTruncation(const QByteArray& bytes)
 {
-    const char kind = bytes.at(1);
-    if (kind != '4' && kind != '5' && kind != '6')
-        return {}; // the ASCII variants are checked by the decoder
-    qsizetype at = 2;
-    qint64 fields[3] = { 0, 0, 1 };
-    const int wanted = kind == '4' ? 2 : 3;
-    for (int f = 0; f < wanted; ++f) {
-        while (at < bytes.size()) {
-            if (bytes.at(at) == '#') {
-                while (at < bytes.size() && bytes.at(at) != '\n')
-                    ++at;
-            } else if (isAsciiSpace(bytes.at(at))) {
-                ++at;
-            } else {
-                break;
-            }
-        }
-        qint64 value = 0;
-        const qsizetype start = at;
-        while (at < bytes.size() && bytes.at(at) >= '0' && bytes.at(at) <= '9' && value < (1 << 24))
-            value = value * 10 + (bytes.at(at++) - '0');
-        if (at == start)
-            return QStringLiteral("the PNM header is incomplete or damaged");
-        fields[f] = value;
-    }
-    ++at; // exactly one whitespace byte ends the header
-    const qint64 width = fields[0], height = fields[1], maxval = fields[2];
+    const std::optional<PnmHeader> header = parsePnmHeader(bytes);
+    if (!header)
+        return QStringLiteral("the PNM header is incomplete or damaged");
+    const qint64 width = header->width, height = header->height, maxval = header->maxval;
     if (width <= 0 || height <= 0 || maxval <= 0 || maxval > 65535)
         return QStringLiteral("the PNM header gives an impossible size %1 x %2 (maxval %3)")
             .arg(width)
             .arg(height)
             .arg(maxval);
-    const qint64 rowBytes
-        = kind == '4' ? (width + 7) / 8 : width * (kind == '6' ? 3 : 1) * (maxval > 255 ? 2 : 1);
-    const qint64 needed = at + rowBytes * height;
-    if (bytes.size() < needed)
-        return QStringLiteral("truncated: a %1 x %2 PNM needs %3 bytes, the file has %4")
+    const char kind = header->kind;
+    // The ASCII variants' length depends on their digits, but every sample takes at least one
+    // digit and (P2, P3) the byte that ends it, so a lower bound still refuses a tiny file that
+    // declares a large image before the decoder allocates it.
+    const qint64 rowBytes = kind == '1' ? width
+        : kind == '2'                   ? 2 * width
+        : kind == '3'                   ? 6 * width
+        : kind == '4'                   ? (width + 7) / 8
+                                        : width * (kind == '6' ? 3 : 1) * (maxval > 255 ? 2 : 1);
+    // width * 6 * height can pass 2^63 for a hostile header: the product is checked.
+    qint64 pixelBytes = 0;
+    if (__builtin_mul_overflow(rowBytes, height, &pixelBytes)
+        || bytes.size() - header->dataStart < pixelBytes)
+        return QStringLiteral("truncated: a %1 x %2 PNM needs at least %3 bytes of pixels "
+                              "after its header, the file has %4")
             .arg(width)
             .arg(height)
-            .arg(needed)
-            .arg(bytes.size());
+            .arg(double(rowBytes) * double(height), 0, 'g', 15)
+            .arg(bytes.size() - header->dataStart);
     return {};
 }
 
@@ -258,6 +247,14 @@ Result<QImage> decodeImageBytes(const QByteArray& bytes, const QString& what)
     if (format == ImageFormat::Unknown)
         return Error { QStringLiteral("%1: not an image (no PNM, PNG, JPEG, BMP, TIFF, GIF or "
                                       "WebP signature)")
+                           .arg(what) };
+    // cv::imdecode picks its decoder by signature, not by our sniffing, and GDCM's DICOM reader
+    // (which aborts the process on damaged input) is asked before the PNM and TIFF readers and
+    // whenever the one we sniffed turns the file down. DICOM's signature, "DICM" at byte 128, can
+    // sit inside any of the accepted formats, so such a file is refused whatever its first bytes.
+    if (bytes.mid(128, 4) == "DICM")
+        return Error { QStringLiteral("%1: carries a DICOM signature (\"DICM\" at byte 128); "
+                                      "DICOM files are not read")
                            .arg(what) };
     if (const QString problem = truncation(format, bytes); !problem.isEmpty())
         return Error { QStringLiteral("%1: %2").arg(what, problem) };

@@ -32,23 +32,10 @@ std::optional<QSize> sizeOf(std::optional<quint32> width, std::optional<quint32>
 
 std::optional<QSize> pnmSize(const QByteArray& bytes)
 {
-    qsizetype at = 2;
-    qint64 fields[2] = { 0, 0 };
-    for (qint64& field : fields) {
-        while (at < bytes.size() && (std::isspace(uchar(bytes.at(at))) || bytes.at(at) == '#')) {
-            if (bytes.at(at) == '#')
-                while (at < bytes.size() && bytes.at(at) != '\n')
-                    ++at;
-            else
-                ++at;
-        }
-        const qsizetype start = at;
-        while (at < bytes.size() && bytes.at(at) >= '0' && bytes.at(at) <= '9' && field < (1 << 30))
-            field = field * 10 + (bytes.at(at++) - '0');
-        if (at == start)
-            return std::nullopt;
-    }
-    return sizeOf(quint32(fields[0]), quint32(fields[1]));
+    const std::optional<PnmHeader> header = parsePnmHeader(bytes);
+    if (!header)
+        return std::nullopt;
+    return sizeOf(quint32(header->width), quint32(header->height));
 }
 
 // Markers from SOI on: each segment is FF xx and a big-endian length; a start-of-frame
@@ -137,6 +124,60 @@ std::optional<QSize> tiffSize(const QByteArray& bytes)
 }
 
 } // namespace
+
+std::optional<PnmHeader> parsePnmHeader(const QByteArray& bytes)
+{
+    if (bytes.size() < 3 || bytes.at(0) != 'P' || bytes.at(1) < '1' || bytes.at(1) > '6')
+        return std::nullopt;
+    const char kind = bytes.at(1);
+    // OpenCV's ReadNumber (grfmt_pxm.cpp), byte for byte: before a number it skips runs of C
+    // locale whitespace and '#' comments (to '\n' or '\r', whose next byte is then read too);
+    // any other non-digit is an error; the digits end at the first non-digit byte, which is
+    // consumed whatever it is. The bitmaps (P1, P4) have no maxval.
+    qsizetype at = 2;
+    const auto byteAt
+        = [&](qsizetype i) { return i < bytes.size() ? int(uchar(bytes.at(i))) : -1; };
+    const auto number = [&]() -> std::optional<qint64> {
+        int code = byteAt(at++);
+        while (!(code >= '0' && code <= '9')) {
+            if (code == '#') {
+                do
+                    code = byteAt(at++);
+                while (code != '\n' && code != '\r' && code >= 0);
+                code = byteAt(at++);
+            } else if (code >= 0 && std::isspace(code)) {
+                while (code >= 0 && std::isspace(code))
+                    code = byteAt(at++);
+            } else {
+                return std::nullopt; // an unexpected byte, or the end of the file
+            }
+        }
+        qint64 value = 0;
+        do {
+            value = value * 10 + (code - '0');
+            if (value > 0x7FFFFFFF)
+                return std::nullopt; // OpenCV asserts the same
+            code = byteAt(at++);
+        } while (code >= '0' && code <= '9');
+        return value;
+    };
+    PnmHeader header;
+    header.kind = kind;
+    const std::optional<qint64> width = number();
+    const std::optional<qint64> height = width ? number() : std::nullopt;
+    if (!height)
+        return std::nullopt;
+    header.width = *width;
+    header.height = *height;
+    if (kind != '1' && kind != '4') {
+        const std::optional<qint64> maxval = number();
+        if (!maxval)
+            return std::nullopt;
+        header.maxval = *maxval;
+    }
+    header.dataStart = std::min(at, bytes.size());
+    return header;
+}
 
 std::optional<QSize> declaredImageSize(ImageFormat format, const QByteArray& bytes)
 {

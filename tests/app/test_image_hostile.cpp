@@ -122,6 +122,16 @@ private Q_SLOTS:
         QTest::newRow("pgm cut") << encoded("pgm").chopped(3) << QStringLiteral("truncated");
         QTest::newRow("pgm huge header")
             << QByteArray("P5\n100000 100000\n255\n\x01\x02", 23) << QStringLiteral("truncated");
+        // fuzz_image (CI, 30 s): "P3\f905\xB5755169\x01905..." - OpenCV ends a number at any
+        // non-digit and reads 905 x 755169; the size check used to stop at the \xB5 and pass
+        // the file on, and the decoder's 2 GB allocation stopped the fuzzer.
+        QTest::newRow("fuzz ascii pnm bomb")
+            << QByteArray::fromBase64("UDMMOTA1tTc1NTE2OQE5MDW1NzU1MTY5AAAAAAAAADI4")
+            << QStringLiteral("truncated: a 905 x 755169 PNM");
+        QTest::newRow("ascii pnm cut")
+            << QByteArray("P2\n300 200\n255\n1 2 3 4\n") << QStringLiteral("truncated");
+        QTest::newRow("pnm number past int") << QByteArray("P5\n99999999999 2\n255\n\x01\x02", 25)
+                                             << QStringLiteral("header is incomplete or damaged");
         // fuzz_image: "P2" and a Latin-1 no-break space passed as PNM, then OpenCV's own
         // signature search found "DICM" at byte 128 and GDCM's reader aborted the process.
         QTest::newRow("fuzz dicom") << QByteArray::fromBase64(
@@ -131,6 +141,18 @@ private Q_SLOTS:
             "CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkAAAABwBAwABAJCQkJCQkJCQkJCQkJAA"
             "AAAcAQMAAQAAAAEA//8AV////wEDICAgIAABoAABACA2ICAK")
                                     << QStringLiteral("not an image");
+        // fuzz_image (7 min): a RIFF/WEBP header with a damaged chunk passed the sniffing,
+        // OpenCV's WebP reader turned it down, and its signature search reached GDCM again
+        // through "DICM" at byte 128 - now refused for any format.
+        QTest::newRow("fuzz webp dicom") << QByteArray::fromBase64(
+            "UklGRgMAAABXRUJQVlA4UDYKMXI2ADU6Ojo6Ojp9fX19fX19fX19fX19fX19fX19fX19fX19fX19fX"
+            "19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX06OgEVOjo6"
+            "Okw6Ojo6FxEAAABESUNN/wD/") << QStringLiteral("DICOM signature");
+        QTest::newRow("pgm dicom") << [] {
+            QByteArray pgm = "P5\n16 16\n255\n" + QByteArray(256, '\x40');
+            pgm.replace(128, 4, "DICM");
+            return pgm;
+        }() << QStringLiteral("DICOM signature");
     }
 
     void refused()
@@ -145,6 +167,27 @@ private Q_SLOTS:
     }
 
     // The same encoders' honest output decodes, so the refusals above are about the patches.
+    // Hand-written ASCII and binary PNM with comments in the header: the size check reads the
+    // header as the decoder does, so honest files with comments still pass it.
+    void pnmWithCommentsDecodes_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("grey"); // the last pixel's value
+        QTest::newRow("P2") << QByteArray("P2\n# made by hand\n3 2\n# max\n255\n0 1 2\n3 4 200\n")
+                            << 200;
+        QTest::newRow("P5") << QByteArray("P5 3 #c\n2 255\n\x00\x01\x02\x03\x04\x07", 21) << 7;
+    }
+
+    void pnmWithCommentsDecodes()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, grey);
+        const Result<QImage> image = decodeImageBytes(bytes, QStringLiteral("hand.pnm"));
+        QVERIFY2(image.ok(), qPrintable(image.ok() ? QString() : image.error()));
+        QCOMPARE(image->size(), QSize(3, 2));
+        QCOMPARE(qGray(image->pixel(2, 1)), grey);
+    }
+
     void honestImagesDecode_data()
     {
         QTest::addColumn<QByteArray>("format");
