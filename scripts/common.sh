@@ -29,8 +29,8 @@ facet_install_deps() {
 
 # The tests that start threads (the solve worker, experiments and sweeps, the GUI): what the
 # tsan preset builds and runs. Qt is not built with ThreadSanitizer; see cmake/sanitizers/tsan.supp.
-FACET_TSAN_TESTS='^(widgets_|app_faults$|app_sweep$)'
-FACET_TSAN_TARGETS=(app_faults app_sweep facet-cli)
+FACET_TSAN_TESTS='^(widgets_|app_faults$|app_sweep$|app_thread_handoff$)'
+FACET_TSAN_TARGETS=(app_faults app_sweep app_thread_handoff facet-cli)
 
 # Configures one preset and builds it (or only the given targets) with both cores; ccache is
 # used when it is installed.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "demo_runner.h"
 
+#include "util/thread_handoff.h"
+
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 #include <utility>
@@ -72,7 +73,8 @@ quint64 DemoRunner::submit(DemoRunRequest request)
             else if (!outcome.cancelled)
                 Q_EMIT finished(id, data, outcome.run);
         });
-    watcher->setFuture(QtConcurrent::run(&m_pool, runRequest, std::move(request), token));
+    watcher->setFuture(runOnPool(
+        &m_pool, [request = std::move(request), token] { return runRequest(request, token); }));
     return id;
 }
 

@@ -11,6 +11,7 @@
 #include "experiment_table_model.h"
 #include "sweep_charts.h"
 #include "util/atomic_write.h"
+#include "util/thread_handoff.h"
 #include "vertical_scroll_area.h"
 
 #include <QDir>
@@ -27,7 +28,6 @@
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QtConcurrentRun>
 
 namespace facet {
 
@@ -144,9 +144,8 @@ ExperimentView::~ExperimentView()
 {
     ++m_runId;
     m_job->cancel();
-    m_thread->quit();
     // Running cells stop at their next iteration, so this is short.
-    m_thread->wait();
+    stopJobThread(*m_thread);
 }
 
 ExperimentChart* ExperimentView::chart(Metric metric) const
@@ -154,13 +153,14 @@ ExperimentChart* ExperimentView::chart(Metric metric) const
     return metric == Metric::Accuracy ? m_acChart : m_nmiChart;
 }
 
-void ExperimentView::setDataset(std::shared_ptr<const Dataset> data, const DatasetRequest& request)
+void ExperimentView::setDataset(
+    std::shared_ptr<const Dataset> dataset, const DatasetRequest& request)
 {
     if (m_running) {
         cancel();
         showStatus(tr("Stopped: a new dataset was loaded."));
     }
-    m_dataset = std::move(data);
+    m_dataset = std::move(dataset);
     m_request = request;
     if (!m_dataset) {
         m_notice->setText(tr("Load a labelled dataset to run an experiment."));
@@ -228,8 +228,8 @@ void ExperimentView::start()
     }
     // Normalizing a copy of X can take a while on a large set: off the GUI thread.
     showStatus(tr("Preparing the data..."));
-    m_prepareWatcher.setFuture(
-        QtConcurrent::run([data = m_runDataset]() -> std::shared_ptr<const ExperimentDataset> {
+    m_prepareWatcher.setFuture(runOnPool(QThreadPool::globalInstance(),
+        [data = m_runDataset]() -> std::shared_ptr<const ExperimentDataset> {
             try {
                 return std::make_shared<ExperimentDataset>(
                     Dataset(*data), SampleNormalization::Auto);
@@ -353,35 +353,35 @@ bool ExperimentView::exportTo(const QString& path, QString* error)
             *error = tr("cannot create %1").arg(path);
         return false;
     }
-    const Dataset& data = *m_runDataset;
+    const Dataset& runData = *m_runDataset;
     SweepFile file;
     file.options = experimentOptionsToJson(m_options, SampleNormalization::Auto);
-    file.dataset = sweepDatasetToJson(datasetRequestToJson(m_runRequest), data);
+    file.dataset = sweepDatasetToJson(datasetRequestToJson(m_runRequest), runData);
     file.complete = int(m_trials.size()) == m_cellsPlanned;
     // The equivalent command line, so `facet-cli sweep --resume` can finish a GUI experiment.
     file.arguments = sweepArguments(m_options, m_runRequest);
     file.trials = m_trials;
     sortTrials(file.trials, m_options);
     const Result<bool> json = writeJsonFile(dir.filePath(u"results.json"_s),
-        sweepFileToJson(file, m_options, data.classNames, m_cellsPlanned));
+        sweepFileToJson(file, m_options, runData.classNames, m_cellsPlanned));
     if (!json) {
         if (error)
             *error = json.error();
         return false;
     }
     if (!writeText(dir.filePath(u"results.csv"_s),
-            resultsCsv(file.trials, m_options, data.classNames), error))
+            resultsCsv(file.trials, m_options, runData.classNames), error))
         return false;
     const SweepSummary summary = summarize(m_options, file.trials);
-    const TableContext context { data.name, int(data.samples()), data.classCount(), m_cellsPlanned,
-        int(file.trials.size()), selectionLabel(m_options) };
+    const TableContext context { runData.name, int(runData.samples()), runData.classCount(),
+        m_cellsPlanned, int(file.trials.size()), selectionLabel(m_options) };
     if (!writeText(dir.filePath(u"table.md"_s),
             markdownTable(summary, m_options, file.trials, context), error))
         return false;
     for (const auto& [metric, name] :
         { std::pair { Metric::Accuracy, u"ac"_s }, std::pair { Metric::Nmi, u"nmi"_s } }) {
         const Result<QStringList> files = plots::saveLineChart(
-            plots::sweepChart(summary, m_options, metric, data.name), dir.filePath(name));
+            plots::sweepChart(summary, m_options, metric, runData.name), dir.filePath(name));
         if (!files) {
             if (error)
                 *error = files.error();

@@ -16,7 +16,7 @@ struct ImageTile {
     QString caption; // one short line under the image; empty: none
     QString toolTip;
     bool flagged = false; // framed (a sample outside its cluster's majority class)
-    QColor frameColor; // of a flagged tile's frame (its true class's colour); invalid: red
+    QColor frameColor {}; // of a flagged tile's frame (its true class's colour); invalid: red
 };
 
 // A tile's place: section and index within it; -1 for none.

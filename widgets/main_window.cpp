@@ -168,10 +168,9 @@ void MainWindow::stopWorker()
     ++m_runId;
     m_running = false;
     m_solveJob->cancel();
-    m_solveThread->quit();
     // The driver checks the stop token between iterations, so this returns after one iteration
     // (and the clustering of the factors it stopped with).
-    m_solveThread->wait();
+    stopJobThread(*m_solveThread);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "preprocess_preview.h"
 
+#include "util/thread_handoff.h"
+
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -8,7 +10,6 @@
 #include <QPixmap>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <exception>
@@ -162,23 +163,24 @@ void PreprocessPreview::setSource(const DatasetRequest& request)
             Q_EMIT sourceReady(sampleCount());
             schedule();
         });
-    watcher->setFuture(QtConcurrent::run([raw]() -> std::pair<Source, QString> {
-        try {
-            const DatasetKind kind = datasetKind(raw.spec);
-            if (kind == DatasetKind::ImageFolder || kind == DatasetKind::ImageList) {
-                auto set = loadImageSet(raw.spec);
-                if (!set)
-                    return { {}, set.error() };
-                return { { std::make_shared<const ImageSet>(std::move(*set)), {} }, {} };
+    watcher->setFuture(
+        runOnPool(QThreadPool::globalInstance(), [raw]() -> std::pair<Source, QString> {
+            try {
+                const DatasetKind kind = datasetKind(raw.spec);
+                if (kind == DatasetKind::ImageFolder || kind == DatasetKind::ImageList) {
+                    auto set = loadImageSet(raw.spec);
+                    if (!set)
+                        return { {}, set.error() };
+                    return { { std::make_shared<const ImageSet>(std::move(*set)), {} }, {} };
+                }
+                auto loaded = loadDataset(raw);
+                if (!loaded)
+                    return { {}, loaded.error() };
+                return { { {}, std::make_shared<const Dataset>(std::move(*loaded)) }, {} };
+            } catch (const std::exception& error) {
+                return { {}, QString::fromLocal8Bit(error.what()) };
             }
-            auto loaded = loadDataset(raw);
-            if (!loaded)
-                return { {}, loaded.error() };
-            return { { {}, std::make_shared<const Dataset>(std::move(*loaded)) }, {} };
-        } catch (const std::exception& error) {
-            return { {}, QString::fromLocal8Bit(error.what()) };
-        }
-    }));
+        }));
 }
 
 void PreprocessPreview::setSettings(const PreprocessSettings& settings)
@@ -222,17 +224,18 @@ void PreprocessPreview::startPreview()
         }
         showPreview(outcome);
     });
-    watcher->setFuture(QtConcurrent::run([source, index, settings]() -> Outcome {
-        try {
-            auto result = source.images ? previewSample(*source.images, index, settings)
-                                        : previewSample(*source.data, index, settings);
-            if (!result)
-                return { {}, result.error() };
-            return { *result, {} };
-        } catch (const std::exception& error) {
-            return { {}, QString::fromLocal8Bit(error.what()) };
-        }
-    }));
+    watcher->setFuture(
+        runOnPool(QThreadPool::globalInstance(), [source, index, settings]() -> Outcome {
+            try {
+                auto result = source.images ? previewSample(*source.images, index, settings)
+                                            : previewSample(*source.data, index, settings);
+                if (!result)
+                    return { {}, result.error() };
+                return { *result, {} };
+            } catch (const std::exception& error) {
+                return { {}, QString::fromLocal8Bit(error.what()) };
+            }
+        }));
 }
 
 void PreprocessPreview::showPreview(const Outcome& outcome)

@@ -3,6 +3,7 @@
 
 #include "data/image_render.h"
 #include "image_grid.h"
+#include "util/thread_handoff.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,7 +11,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
-#include <QtConcurrentRun>
 
 #include <algorithm>
 #include <numeric>
@@ -67,10 +67,11 @@ ProjectionView::~ProjectionView()
     m_watcher.waitForFinished();
 }
 
-void ProjectionView::setContext(std::shared_ptr<const Dataset> data, const DatasetRequest& request,
-    std::shared_ptr<const RunResult> result, const RunOptions& options)
+void ProjectionView::setContext(std::shared_ptr<const Dataset> dataset,
+    const DatasetRequest& request, std::shared_ptr<const RunResult> result,
+    const RunOptions& options)
 {
-    m_data = std::move(data);
+    m_data = std::move(dataset);
     m_request = request;
     m_result = std::move(result);
     m_options = options;
@@ -110,27 +111,28 @@ void ProjectionView::projectFile(const QString& path)
         m_watcher.waitForFinished(); // one short task at a time; its answer is superseded below
     m_pendingGeneration = m_generation;
     m_summary->setText(tr("Projecting %1...").arg(QFileInfo(path).fileName()));
-    auto data = m_data;
+    auto dataset = m_data;
     auto result = m_result;
     const DatasetRequest request = m_request;
     const RunOptions options = m_options;
-    m_watcher.setFuture(QtConcurrent::run([path, data, result, request, options] {
-        Outcome outcome;
-        outcome.path = path;
-        Result<NewSample> sample = sampleFromImageFile(path, *data, request);
-        if (!sample) {
-            outcome.error = sample.error();
+    m_watcher.setFuture(
+        runOnPool(QThreadPool::globalInstance(), [path, dataset, result, request, options] {
+            Outcome outcome;
+            outcome.path = path;
+            Result<NewSample> sample = sampleFromImageFile(path, *dataset, request);
+            if (!sample) {
+                outcome.error = sample.error();
+                return outcome;
+            }
+            outcome.sample = std::move(*sample);
+            try {
+                outcome.projection = projectSample(result->factorization, options, dataset->X,
+                    result->predicted, outcome.sample.x);
+            } catch (const std::exception& error) {
+                outcome.error = QString::fromStdString(error.what());
+            }
             return outcome;
-        }
-        outcome.sample = std::move(*sample);
-        try {
-            outcome.projection = projectSample(
-                result->factorization, options, data->X, result->predicted, outcome.sample.x);
-        } catch (const std::exception& error) {
-            outcome.error = QString::fromStdString(error.what());
-        }
-        return outcome;
-    }));
+        }));
 }
 
 void ProjectionView::onFinished()
@@ -150,11 +152,11 @@ void ProjectionView::onFinished()
 
 void ProjectionView::showOutcome(const Outcome& outcome)
 {
-    const Dataset& data = *m_data;
+    const Dataset& dataset = *m_data;
     const Projection& p = outcome.projection;
     const Factorization& f = m_result->factorization;
     m_projection = p;
-    const int h = data.height, w = data.width;
+    const int h = dataset.height, w = dataset.width;
 
     ImageSection sample { tr("The new image"), {} };
     sample.tiles << ImageTile { outcome.sample.image, tr("prepared"),
@@ -179,25 +181,26 @@ void ProjectionView::showOutcome(const Outcome& outcome)
     }
 
     ImageSection members { tr("Nearest cluster %1").arg(p.cluster + 1), {} };
-    std::vector<int> classCounts(std::size_t(std::max(1, data.classCount())), 0);
-    for (Eigen::Index i = 0; i < data.samples(); ++i) {
+    std::vector<int> classCounts(std::size_t(std::max(1, dataset.classCount())), 0);
+    for (Eigen::Index i = 0; i < dataset.samples(); ++i) {
         if (m_result->predicted[std::size_t(i)] != p.cluster)
             continue;
-        if (data.hasLabels())
-            ++classCounts[std::size_t(data.labels[std::size_t(i)])];
+        if (dataset.hasLabels())
+            ++classCounts[std::size_t(dataset.labels[std::size_t(i)])];
         if (members.tiles.size() < kClusterMembers)
-            members.tiles << ImageTile { columnToImage(data.X.col(i), h, w),
-                data.hasLabels() ? data.classNames.value(data.labels[std::size_t(i)]) : QString(),
+            members.tiles << ImageTile { columnToImage(dataset.X.col(i), h, w),
+                dataset.hasLabels() ? dataset.classNames.value(dataset.labels[std::size_t(i)])
+                                    : QString(),
                 tr("sample %1").arg(i + 1) };
     }
     m_grid->setSections({ sample, coefficients, members });
 
     QString cluster = tr("nearest cluster %1").arg(p.cluster + 1);
-    if (data.hasLabels()) {
+    if (dataset.hasLabels()) {
         const auto top = std::max_element(classCounts.begin(), classCounts.end());
         if (*top > 0)
             cluster += tr(" (mostly class %1)")
-                           .arg(data.classNames.value(int(top - classCounts.begin())));
+                           .arg(dataset.classNames.value(int(top - classCounts.begin())));
     }
     m_summary->setText(tr("<b>%1</b>: relative error %2, %3; %4 of %5 coefficients non-zero.")
                            .arg(QFileInfo(outcome.path).fileName().toHtmlEscaped())

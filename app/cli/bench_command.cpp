@@ -6,10 +6,10 @@
 #include "cli/bench_report.h"
 #include "cli/cli_option_readers.h"
 #include "cli/commands.h"
+#include "core/openmp.h"
 #include "util/atomic_write.h"
 
 #include <Eigen/Core>
-#include <omp.h>
 
 #include <QDir>
 #include <QJsonArray>
@@ -157,12 +157,11 @@ int runBench(const CliOptions& options, QTextStream& out, QTextStream& err)
 {
     const BenchCliOptions& b = options.bench;
     if (options.threads > 0) {
-        omp_set_num_threads(options.threads);
-        Eigen::setNbThreads(options.threads);
+        omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
     }
     QJsonObject report { { u"machine"_s, machineJson() } };
     out << "facet-cli bench: Eigen " << Eigen::nbThreads() << " threads, OpenMP "
-        << omp_get_max_threads() << ", " << Eigen::SimdInstructionSetsInUse() << ", load average "
+        << omp::maxThreads() << ", " << Eigen::SimdInstructionSetsInUse() << ", load average "
         << loadAverage() << '\n';
     out.flush();
     if (!b.exportNpyDir.isEmpty() && !QDir().mkpath(b.exportNpyDir)) {

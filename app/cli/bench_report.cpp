@@ -4,10 +4,10 @@
 #include "bench/bench_wire.h"
 #include "bench/lowrank_data.h"
 #include "cli/bench_command.h"
+#include "core/openmp.h"
 #include "data/dataset_source.h"
 
 #include <Eigen/Core>
-#include <omp.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -311,7 +311,7 @@ QJsonObject machineJson()
                 break;
             }
     return { { u"cpu"_s, cpu }, { u"eigen_threads"_s, Eigen::nbThreads() },
-        { u"omp_max_threads"_s, omp_get_max_threads() }, { u"load_average"_s, loadAverage() },
+        { u"omp_max_threads"_s, omp::maxThreads() }, { u"load_average"_s, loadAverage() },
         { u"simd"_s, QString::fromLatin1(Eigen::SimdInstructionSetsInUse()) } };
 }
 

@@ -2,11 +2,11 @@
 #include "cli/commands.h"
 
 #include "cli/run_report.h"
+#include "core/openmp.h"
 #include "data/image_render.h"
 #include "util/atomic_write.h"
 
 #include <Eigen/Core>
-#include <omp.h>
 
 #include <QElapsedTimer>
 
@@ -81,8 +81,7 @@ int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err)
 int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
 {
     if (options.threads > 0) {
-        omp_set_num_threads(options.threads);
-        Eigen::setNbThreads(options.threads);
+        omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
     }
     RunTimings timings;
     QElapsedTimer clock;

@@ -21,12 +21,23 @@ ExperimentJob::ExperimentJob(QObject* parent)
     registerExperimentJobMetaTypes();
 }
 
+ExperimentJob::~ExperimentJob()
+{
+    receiveHandOff();
+}
+
 void ExperimentJob::submit(ExperimentRequest request)
 {
     const std::stop_token token = m_stop.renew();
-    QMetaObject::invokeMethod(
-        this, [this, request = std::move(request), token] { run(request, token); },
-        Qt::QueuedConnection);
+    m_inbox.push({ std::move(request), token });
+    // By name: the request crosses threads through the inbox (util/thread_handoff.h).
+    QMetaObject::invokeMethod(this, "runNext", Qt::QueuedConnection);
+}
+
+void ExperimentJob::runNext()
+{
+    if (std::optional<std::pair<ExperimentRequest, std::stop_token>> next = m_inbox.take())
+        run(next->first, next->second);
 }
 
 void ExperimentJob::cancel()
@@ -43,17 +54,20 @@ void ExperimentJob::run(const ExperimentRequest& request, std::stop_token stop)
         validateExperiment(request.options, request.data->raw().classCount());
         const std::vector<ExperimentCell> cells
             = request.cells.empty() ? planCells(request.options) : request.cells;
-        Q_EMIT started(runId, int(cells.size()));
-        const SweepRunOutcome outcome = runCellsInParallel(*request.data, request.options, cells,
-            request.threads, stop, [&](const TrialResult& t) { Q_EMIT trialFinished(runId, t); });
-        if (!outcome.error.empty())
-            Q_EMIT failed(runId, QString::fromStdString(outcome.error));
-        else
-            Q_EMIT finished(runId, outcome.finished, outcome.stopped);
+        handOff([&] { Q_EMIT started(runId, int(cells.size())); });
+        const SweepRunOutcome outcome
+            = runCellsInParallel(*request.data, request.options, cells, request.threads, stop,
+                [&](const TrialResult& t) { handOff([&] { Q_EMIT trialFinished(runId, t); }); });
+        handOff([&] {
+            if (!outcome.error.empty())
+                Q_EMIT failed(runId, QString::fromStdString(outcome.error));
+            else
+                Q_EMIT finished(runId, outcome.finished, outcome.stopped);
+        });
     } catch (const std::exception& e) {
-        Q_EMIT failed(runId, QString::fromStdString(e.what()));
+        handOff([&] { Q_EMIT failed(runId, QString::fromStdString(e.what())); });
     } catch (...) {
-        Q_EMIT failed(runId, QStringLiteral("unknown error in the experiment"));
+        handOff([&] { Q_EMIT failed(runId, QStringLiteral("unknown error in the experiment")); });
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include "experiment/experiment_data.h"
 #include "jobs/superseding_stop.h"
+#include "util/thread_handoff.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -34,6 +35,8 @@ class ExperimentJob : public QObject {
 
 public:
     explicit ExperimentJob(QObject* parent = nullptr);
+    // On the job's thread (deleteLater when it finishes), after the owner published its last use.
+    ~ExperimentJob() override;
 
     // Any thread. Cancels what runs or waits, then queues the request on the job's thread.
     void submit(ExperimentRequest request);
@@ -48,8 +51,11 @@ Q_SIGNALS:
     void failed(quint64 runId, const QString& message);
 
 private:
+    // Runs the oldest submitted request (invoked by name on the job's thread, see submit()).
+    Q_INVOKABLE void runNext();
     void run(const ExperimentRequest& request, std::stop_token stop);
 
+    JobInbox<std::pair<ExperimentRequest, std::stop_token>> m_inbox;
     SupersedingStop m_stop;
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/sweep_runner.h"
 
+#include "core/openmp.h"
+
 #include <Eigen/Core>
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,32 +14,20 @@
 namespace facet {
 
 OmpSingleThread::OmpSingleThread()
-    : m_previous(omp_get_max_threads())
+    : m_previous(omp::maxThreads())
 {
-    omp_set_num_threads(1);
+    omp::setThreads(1);
 }
 
 OmpSingleThread::~OmpSingleThread()
 {
-    omp_set_num_threads(m_previous);
-}
-
-EigenSingleThread::EigenSingleThread()
-    : m_previous(Eigen::nbThreads())
-{
-    Eigen::setNbThreads(1);
-}
-
-EigenSingleThread::~EigenSingleThread()
-{
-    Eigen::setNbThreads(m_previous);
+    omp::setThreads(m_previous);
 }
 
 std::optional<TrialResult> runExperimentCell(const ExperimentDataset& data,
     const ExperimentOptions& options, const ExperimentCell& cell, std::stop_token stop)
 {
-    const EigenSingleThread eigen;
-    const OmpSingleThread omp;
+    const OmpSingleThread single;
     return runCell(data.dataFor(cell.method), options, cell, stop);
 }
 
@@ -54,12 +43,11 @@ SweepRunOutcome runCellsInParallel(const ExperimentDataset& data, const Experime
     threads = std::min<int>(threads, int(cells.size()));
 
     Eigen::initParallel();
-    const EigenSingleThread eigen;
     std::atomic<std::size_t> next { 0 };
     std::atomic<bool> failed { false };
     std::mutex mutex; // guards outcome and serializes onTrial
     const auto work = [&] {
-        const OmpSingleThread omp;
+        const OmpSingleThread single;
         while (!stop.stop_requested() && !failed.load()) {
             const std::size_t index = next.fetch_add(1);
             if (index >= cells.size())

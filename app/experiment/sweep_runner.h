@@ -21,8 +21,9 @@ namespace facet {
 // count makes a cell's numbers independent of --threads, and running T cells side by side keeps
 // the cores busy without oversubscribing them.
 
-// Pins the calling thread's OpenMP team size to 1 for the guard's lifetime (the OpenMP ICV is
-// per thread, so other threads are not affected).
+// Pins the calling thread's OpenMP team size, and so its Eigen products (core/openmp.h), to 1 for
+// the guard's lifetime. The OpenMP ICV is per thread, so other threads are not affected: the
+// explorer's solve keeps both cores while an experiment's workers use one each.
 class OmpSingleThread {
 public:
     OmpSingleThread();
@@ -34,21 +35,8 @@ private:
     int m_previous;
 };
 
-// Pins Eigen's thread count to 1 for the guard's lifetime. Eigen has only a process-wide
-// setting, so while an experiment runs every Eigen product in the process is single-threaded.
-class EigenSingleThread {
-public:
-    EigenSingleThread();
-    ~EigenSingleThread();
-    EigenSingleThread(const EigenSingleThread&) = delete;
-    EigenSingleThread& operator=(const EigenSingleThread&) = delete;
-
-private:
-    int m_previous;
-};
-
-// One cell with the data its method needs, on the calling thread with one inner thread (it
-// takes both guards; do not call it while another thread relies on Eigen's thread count).
+// One cell with the data its method needs, on the calling thread with one inner thread (an
+// OmpSingleThread guard; other threads keep their own settings).
 std::optional<TrialResult> runExperimentCell(const ExperimentDataset& data,
     const ExperimentOptions& options, const ExperimentCell& cell, std::stop_token stop = {});
 

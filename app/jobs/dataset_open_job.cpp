@@ -3,9 +3,9 @@
 
 #include "data/noise.h"
 #include "data/preprocess.h"
+#include "util/thread_handoff.h"
 
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 #include <new>
@@ -101,7 +101,8 @@ quint64 DatasetOpenJob::open(const DatasetRequest& request)
         else
             Q_EMIT failed(id, outcome.opened.request, outcome.error);
     });
-    watcher->setFuture(QtConcurrent::run(openOutcome, request));
+    watcher->setFuture(
+        runOnPool(QThreadPool::globalInstance(), [request] { return openOutcome(request); }));
     return id;
 }
 

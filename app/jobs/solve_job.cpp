@@ -26,12 +26,24 @@ SolveJob::SolveJob(QObject* parent)
     registerSolveJobMetaTypes();
 }
 
+SolveJob::~SolveJob()
+{
+    receiveHandOff();
+}
+
 void SolveJob::submit(SolveRequest request)
 {
     const std::stop_token token = m_stop.renew();
-    QMetaObject::invokeMethod(
-        this, [this, request = std::move(request), token] { run(request, token); },
-        Qt::QueuedConnection);
+    m_inbox.push({ std::move(request), token });
+    // By name rather than with a functor carrying the request: the request crosses threads
+    // through the inbox's mutex, which ThreadSanitizer can see (util/thread_handoff.h).
+    QMetaObject::invokeMethod(this, "runNext", Qt::QueuedConnection);
+}
+
+void SolveJob::runNext()
+{
+    if (std::optional<std::pair<SolveRequest, std::stop_token>> next = m_inbox.take())
+        run(next->first, next->second);
 }
 
 void SolveJob::cancel()
@@ -42,7 +54,7 @@ void SolveJob::cancel()
 void SolveJob::run(const SolveRequest& request, std::stop_token stop)
 {
     const quint64 runId = request.runId;
-    Q_EMIT started(runId);
+    handOff([&] { Q_EMIT started(runId); });
 
     // The driver calls onIteration on this thread today, but the buffer is guarded anyway so a
     // solver that reports from a worker of its own stays correct.
@@ -57,8 +69,9 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
             batch.swap(pending);
             sinceFlush.restart();
         }
-        if (!batch.isEmpty())
-            Q_EMIT progress(runId, batch);
+        if (!batch.isEmpty()) {
+            handOff([&] { Q_EMIT progress(runId, batch); });
+        }
     };
 
     SolveControl control;
@@ -78,21 +91,18 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
         if (!request.data)
             throw std::invalid_argument("no dataset is loaded");
         const Dataset& data = *request.data;
-        std::optional<EigenSingleThread> eigen;
-        std::optional<OmpSingleThread> omp;
-        if (request.singleInnerThread) {
-            eigen.emplace();
-            omp.emplace();
-        }
+        std::optional<OmpSingleThread> single;
+        if (request.singleInnerThread)
+            single.emplace();
         RunResult result = runAndCluster(data.X, data.labels, request.options, control);
         flush();
-        Q_EMIT finished(runId, result);
+        handOff([&] { Q_EMIT finished(runId, result); });
     } catch (const std::exception& error) {
         flush();
-        Q_EMIT failed(runId, QString::fromStdString(error.what()));
+        handOff([&] { Q_EMIT failed(runId, QString::fromStdString(error.what())); });
     } catch (...) {
         flush();
-        Q_EMIT failed(runId, tr("The solver stopped with an unknown error."));
+        handOff([&] { Q_EMIT failed(runId, tr("The solver stopped with an unknown error.")); });
     }
 }
 

@@ -4,6 +4,7 @@
 #include "data/dataset.h"
 #include "experiment/run.h"
 #include "jobs/superseding_stop.h"
+#include "util/thread_handoff.h"
 
 #include <QList>
 #include <QMetaType>
@@ -40,6 +41,8 @@ public:
     static constexpr int kProgressIntervalMs = 33;
 
     explicit SolveJob(QObject* parent = nullptr);
+    // On the job's thread (deleteLater when it finishes), after the owner published its last use.
+    ~SolveJob() override;
 
     // Any thread. Queues the request on the job's thread; a request still running or queued is
     // cancelled first, because the new one supersedes it.
@@ -56,8 +59,11 @@ Q_SIGNALS:
     void failed(quint64 runId, const QString& message);
 
 private:
+    // Runs the oldest submitted request (invoked by name on the job's thread, see submit()).
+    Q_INVOKABLE void runNext();
     void run(const SolveRequest& request, std::stop_token stop);
 
+    JobInbox<std::pair<SolveRequest, std::stop_token>> m_inbox;
     SupersedingStop m_stop;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/roofline.h"
 
+#include "core/openmp.h"
 #include "core/random.h"
 
 #include <Eigen/Core>
@@ -81,9 +82,9 @@ MachinePeaks measureMachinePeaks(Eigen::Index gemmSize, Eigen::Index triadElemen
     const Matrix A = rng.uniformMatrix(gemmSize, gemmSize);
     const Matrix B = rng.uniformMatrix(gemmSize, gemmSize);
     peaks.gemmGflops = bestGemmGflops(A, B, repeats);
-    Eigen::setNbThreads(1);
+    omp::setThreads(1); // Eigen follows this thread's OpenMP setting (core/openmp.h)
     peaks.gemmGflopsOneThread = bestGemmGflops(A, B, std::max(1, repeats / 2));
-    Eigen::setNbThreads(peaks.threads);
+    omp::setThreads(peaks.threads);
     peaks.triadGBs = bestTriadGBs(triadElements, repeats);
     return peaks;
 }

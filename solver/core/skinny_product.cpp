@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/skinny_product.h"
 
+#include "core/openmp.h"
+
 #include <Eigen/Core>
-#include <omp.h>
 
 #include <algorithm>
 #include <vector>
@@ -190,8 +191,8 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
     std::vector<Matrix> partial(std::size_t(threads), Matrix::Zero(m, k));
 #pragma omp parallel num_threads(threads)
     {
-        const int t = omp_get_thread_num();
-        const int count = omp_get_num_threads();
+        const int t = omp::threadNum();
+        const int count = omp::numThreads();
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
         columnRange<8>(X, Mt, j0, j1, partial[std::size_t(t)]);
     }

@@ -80,8 +80,7 @@ struct Worker {
     ~Worker()
     {
         job->cancel();
-        thread.quit();
-        thread.wait();
+        stopJobThread(thread);
     }
 };
 

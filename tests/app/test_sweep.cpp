@@ -203,8 +203,7 @@ private slots:
         QCOMPARE(trials, int(planCells(options()).size()));
         QCOMPARE(std::get<0>(finished.first()), 42ULL);
         QCOMPARE(std::get<2>(finished.first()), false); // not stopped
-        thread.quit();
-        thread.wait();
+        stopJobThread(thread);
     }
     void tableOfHandMadeResults()
     {

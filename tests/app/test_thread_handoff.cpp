@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The hand-off helpers every worker uses (util/thread_handoff.h): runOnPool behaves like
+// QtConcurrent::run (a result, an exception, void work, a watcher's finished on the GUI thread),
+// a JobInbox hands requests over in order, stopJobThread destroys a job on its own thread. The
+// tsan preset runs this file too, where the annotations themselves are exercised.
+#include "jobs/solve_job.h"
+#include "util/thread_handoff.h"
+
+#include <QFutureWatcher>
+#include <QSignalSpy>
+#include <QThreadPool>
+#include <QtTest>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace facet;
+
+class TestThreadHandoff : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runOnPoolReturnsTheResultToAWatcher()
+    {
+        QThreadPool pool;
+        const std::vector<double> input { 1.0, 2.0, 3.5 };
+        QFutureWatcher<std::vector<double>> watcher;
+        QSignalSpy finished(&watcher, &QFutureWatcherBase::finished);
+        const Qt::HANDLE gui = QThread::currentThreadId();
+        std::atomic<bool> ranElsewhere { false };
+        watcher.setFuture(runOnPool(&pool, [input, gui, &ranElsewhere] {
+            ranElsewhere = QThread::currentThreadId() != gui;
+            std::vector<double> doubled = input;
+            for (double& x : doubled)
+                x *= 2;
+            return doubled;
+        }));
+        QVERIFY(finished.wait(10000));
+        QVERIFY(ranElsewhere);
+        QCOMPARE(watcher.result(), (std::vector<double> { 2.0, 4.0, 7.0 }));
+    }
+
+    void runOnPoolRethrowsTheWorksException()
+    {
+        QThreadPool pool;
+        QFuture<int> future
+            = runOnPool(&pool, []() -> int { throw std::runtime_error("the work failed"); });
+        try {
+            (void)future.result(); // waits, then rethrows (as waitForFinished() would)
+            QFAIL("the exception was lost");
+        } catch (const std::runtime_error& e) {
+            QCOMPARE(std::string(e.what()), std::string("the work failed"));
+        }
+    }
+
+    void runOnPoolRunsVoidWork()
+    {
+        QThreadPool pool;
+        std::atomic<int> calls { 0 };
+        for (int i = 0; i < 20; ++i)
+            runOnPool(&pool, [&calls] { ++calls; });
+        pool.waitForDone();
+        QCOMPARE(calls.load(), 20);
+    }
+
+    void inboxKeepsOrder()
+    {
+        JobInbox<int> inbox;
+        QVERIFY(!inbox.take());
+        for (int i = 0; i < 5; ++i)
+            inbox.push(i);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(inbox.take().value_or(-1), i);
+        QVERIFY(!inbox.take());
+    }
+
+    // Two requests submitted back to back: both are answered, in order, the first one cancelled
+    // by the second (SolveJob::submit supersedes) - the inbox loses neither.
+    void solveJobAnswersEveryRequestInOrder()
+    {
+        QThread thread;
+        auto* job = new SolveJob;
+        job->moveToThread(&thread);
+        connect(&thread, &QThread::finished, job, &QObject::deleteLater);
+        QList<quint64> answered;
+        QObject receiver;
+        connect(job, &SolveJob::finished, &receiver,
+            [&answered](quint64 id, const RunResult&) { answered << id; });
+        connect(job, &SolveJob::failed, &receiver,
+            [&answered](quint64 id, const QString&) { answered << id; });
+        thread.start();
+        auto data = std::make_shared<Dataset>();
+        data->X = Matrix::Constant(6, 8, 1.0);
+        data->X(0, 0) = 2.0;
+        data->height = 2;
+        data->width = 3;
+        for (quint64 id : { 1ULL, 2ULL }) {
+            SolveRequest request;
+            request.runId = id;
+            request.data = data;
+            request.options.method = "nmf";
+            request.options.params.rank = 2;
+            request.options.driver.maxIter = 50;
+            job->submit(request);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 2, 30000);
+        QCOMPARE(answered, (QList<quint64> { 1, 2 }));
+        QPointer<SolveJob> watch(job);
+        stopJobThread(thread);
+        QTRY_VERIFY(watch.isNull()); // destroyed on its thread as it finished
+    }
+};
+
+QTEST_MAIN(TestThreadHandoff)
+#include "test_thread_handoff.moc"
