@@ -81,7 +81,7 @@ void advance(Trajectory& t, int untilIteration, const DriverOptions& o, const So
         t.history.push_back(objective);
         if (newSegment)
             t.segmentStarts.push_back(int(t.history.size()) - 1);
-        t.lastFinite = t.method->state();
+        t.method->saveState(t.lastFinite);
         const int iteration = int(t.history.size());
         if (control.onIteration) {
             const double rel = objective != 0 ? (previous - objective) / std::abs(objective) : 0;

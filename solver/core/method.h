@@ -5,6 +5,7 @@
 #include "core/types.h"
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -55,6 +56,10 @@ public:
     virtual UpdateTerms updateTerms(int factor) const = 0;
     // The factor matrices, so the driver can keep the last finite state.
     virtual std::vector<Matrix> state() const = 0;
+    // state() into `into`, reusing the storage of its matrices: the driver saves the state after
+    // every iteration, and a fresh vector of copies allocated (and faulted in) new memory each
+    // time. Methods with plain factor members override it through assignState().
+    virtual void saveState(std::vector<Matrix>& into) const { into = state(); }
     virtual void restore(const std::vector<Matrix>& state) = 0;
     // After the last iteration (normalization); the product is unchanged.
     virtual void finalize() { }
@@ -67,5 +72,14 @@ public:
 };
 
 using MethodFactory = std::function<std::unique_ptr<Method>()>;
+
+// Copies the factors into `into` in order; a matrix of the same shape keeps its storage.
+inline void assignState(std::vector<Matrix>& into, std::initializer_list<const Matrix*> factors)
+{
+    into.resize(factors.size());
+    std::size_t i = 0;
+    for (const Matrix* factor : factors)
+        into[i++] = *factor;
+}
 
 } // namespace facet

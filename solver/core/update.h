@@ -11,10 +11,22 @@ namespace facet {
 
 // METHODS.md section 0: M <- M o P / max(N, eps). An entry that should stay positive is kept at
 // kPositiveFloor instead of exactly 0, where a multiplicative rule could never revive it.
+// Every entry is updated on its own, so a large factor (n x k at n = 20,000 and more) is split
+// by columns over the calling thread's OpenMP team: the same values for any thread count.
+inline constexpr Eigen::Index kParallelUpdateEntries = Eigen::Index(1) << 16;
+
 template <class PExpr, class NExpr>
 void multiplicativeUpdate(Matrix& M, const PExpr& P, const NExpr& N)
 {
-    M = (M.array() * P.array() / N.array().max(kUpdateEps)).max(kPositiveFloor);
+    if (M.size() < kParallelUpdateEntries || M.cols() < 2) {
+        M = (M.array() * P.array() / N.array().max(kUpdateEps)).max(kPositiveFloor);
+        return;
+    }
+    const Eigen::Index columns = M.cols();
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index j = 0; j < columns; ++j)
+        M.col(j) = (M.col(j).array() * P.col(j).array() / N.col(j).array().max(kUpdateEps))
+                       .max(kPositiveFloor);
 }
 
 // Scales column j of `basisSide` by 1/s_j and column j of `coefficients` by s_j, so the product

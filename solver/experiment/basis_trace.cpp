@@ -42,6 +42,7 @@ public:
     double objective() const override { return m_inner->objective(); }
     UpdateTerms updateTerms(int factor) const override { return m_inner->updateTerms(factor); }
     std::vector<Matrix> state() const override { return m_inner->state(); }
+    void saveState(std::vector<Matrix>& into) const override { m_inner->saveState(into); }
     void restore(const std::vector<Matrix>& state) override { m_inner->restore(state); }
     void finalize() override { m_inner->finalize(); }
     void exportTo(Factorization& out) const override { m_inner->exportTo(out); }

@@ -30,6 +30,7 @@ public:
     void step() override;
     UpdateTerms updateTerms(int factor) const override; // 0: W, 1: Z
     std::vector<Matrix> state() const override { return { m_W, m_Z }; }
+    void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_W, &m_Z }); }
     void restore(const std::vector<Matrix>& state) override;
 
     const Matrix& Z() const { return m_Z; }

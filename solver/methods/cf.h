@@ -48,6 +48,7 @@ public:
     // the sign of the gradient and vanishes exactly where it does.
     UpdateTerms updateTerms(int factor) const override;
     std::vector<Matrix> state() const override { return { m_W, m_V }; }
+    void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_W, &m_V }); }
     void restore(const std::vector<Matrix>& state) override;
     void finalize() override;
     void exportTo(Factorization& out) const override;

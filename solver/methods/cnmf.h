@@ -30,6 +30,7 @@ public:
     void step() override;
     UpdateTerms updateTerms(int factor) const override; // 0: U, 1: Z
     std::vector<Matrix> state() const override { return { m_U, m_Z }; }
+    void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_U, &m_Z }); }
     void restore(const std::vector<Matrix>& state) override;
     void finalize() override;
 

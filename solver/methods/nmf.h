@@ -23,6 +23,7 @@ public:
     double objective() const override;
     UpdateTerms updateTerms(int factor) const override;
     std::vector<Matrix> state() const override { return { m_U, m_V }; }
+    void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_U, &m_V }); }
     void restore(const std::vector<Matrix>& state) override;
     void finalize() override;
     void exportTo(Factorization& out) const override;
