@@ -58,6 +58,14 @@ public:
             return QStringLiteral("an element at byte %1 is not a matrix (type %2)")
                 .arg(at)
                 .arg(tag ? tag->type : 0);
+        // The format pads every matrix to a multiple of 8 bytes, and this walk steps to the next
+        // element on that boundary while matio steps exactly by the declared size: a size off
+        // the boundary would make the two read different elements (fuzz_mat: matio then read a
+        // "matrix" 1 byte after this walk's and allocated 4 GB for its dimensions).
+        if (tag->bytes % 8 != 0)
+            return QStringLiteral("a matrix at byte %1 declares %2 bytes, not a multiple of 8")
+                .arg(at)
+                .arg(tag->bytes);
         const qint64 matrixEnd = qint64(tag->dataAt) + tag->bytes;
         if (matrixEnd > end)
             return QStringLiteral("a matrix of %1 bytes at byte %2 runs past its container")

@@ -110,6 +110,16 @@ private Q_SLOTS:
             "ADAAAABgAAAP//AAABAAAADgAAAEgAAAAGAP/9////////AAAAAAAABQAAAAgASU0AAAMAAAABAAAA"
             "AQADAGduZAAJAAAAGAAAAAAAAAAAAPA/AAAAAAAAAEAAAAAAAADwPw==")
                                               << QStringList { QStringLiteral("damaged") };
+        // fuzz_mat (CI, 30 s): a matrix of 57 bytes, off the 8-byte boundary. The structure walk
+        // stepped to byte 0xC8, matio to 0xC1, where it found another "matrix" whose dimensions
+        // it allocated 4 GB for.
+        QTest::newRow("fuzz unpadded matrix") << QByteArray::fromBase64(
+            "TUFUTEFCIDUuMCBNQVQtZmlsZSwBAmxhdGZvcm06IHg4Nl82NC1wYy1saW51eC1nbnUsIENyZWF0ZWQg"
+            "Ynk6IGz//21hdGlvIHYxLjUuMjMgb24gU3VuIE5vdiAyMiAxMDowODozOSAyMDI2CgAgICAgICAgICAg"
+            "ICAgIAABSU0OAAAAOQAAAAYAAAAIAAAACQAAAAAAAAAFAAAACAAAAAIAAAAEAAAAAQADAGZlYQACAACN"
+            "AAgAAAAAMmSWyPoKFA4AAABAAAAABgAAAAgAAAAGAAAAAAAAAAUAAAAITm92IDIyIDEwOjA4OjM5IDIw"
+            "MjYKACAg4N/f39/f3+ggICAgAAFJTQ4AAAAAAgAAAAEAAEEAAQADAGduZAAJAAAAEAAAAAAAAAAAAPA/"
+            "AAAAAAAAAEA=") << QStringList { QStringLiteral("not a multiple of 8") };
         // A 100000 x 100000 cell in a few bytes: matio would allocate 80 GB of element pointers.
         QTest::newRow("cell count") << (level5Header() + matrix(1, { 100000, 100000 }, "c"))
                                     << QStringList { QStringLiteral("does not fit") };
