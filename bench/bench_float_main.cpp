@@ -7,6 +7,7 @@
 #include "bench/bench_wire.h"
 #include "bench/lowrank_data.h"
 #include "cli/bench_process_memory.h"
+#include "core/openmp.h"
 
 #include <Eigen/Core>
 
@@ -91,7 +92,7 @@ int main(int argc, char** argv)
                 throw std::invalid_argument("unknown argument '" + arg + "'");
         }
         if (threads > 0)
-            Eigen::setNbThreads(threads);
+            omp::setThreads(threads); // Eigen follows it (core/openmp.h)
 
         const MachinePeaks peaks = measureMachinePeaks();
         std::cout << formatMachinePeaks(peaks) << std::endl;
