@@ -21,6 +21,12 @@ using Eigen::internal::pmadd;
 using Eigen::internal::pset1;
 using Eigen::internal::pstoreu;
 
+// A read prefetch into all cache levels (a hint: no fault, whatever the address).
+inline void prefetch(const Scalar* address)
+{
+    __builtin_prefetch(address, 0, 3);
+}
+
 // Below this many multiply-adds a product is left to Eigen on one thread (no kernel set-up, no
 // thread start-up), e.g. the 2-D demo and the tests' tiny sets.
 constexpr double kMinimumWork = 1 << 14;
@@ -97,13 +103,32 @@ template <int J> void columnRange(MatrixCRef X, const Matrix& Mt, Index j0, Inde
         constexpr int W = decltype(width)::value;
         const Scalar* x = X.data() + j * ldx;
         const Scalar* mt = Mt.data() + j * k;
+        // Groups of 5 columns of P, then one group of the remaining 1-4: k = 10, 15, 20 and 40
+        // split into whole groups, and each group re-reads the J columns of X (from L1/L2), so
+        // fewer groups is less traffic. Measured against groups of 4, 2, 1 (two idle cores,
+        // GFLOP/s): ORL k = 40 184 / 179, Yale k = 15 149 / 137, COIL-20 k = 20 216 / 209, 4,000 x
+        // 784 k = 10 206 / 186, 20,000 x 784 k = 10 109-119 / 101-106, 70,000 x 1024 k = 10 113-116
+        // / 106-107. Groups of 10 lost on m = 1024 (X's 8 columns and P's 10, all 8 KiB apart,
+        // fall on the same L1 sets: 86 GFLOP/s on 70,000 x 1024).
         Index c = 0;
-        for (; c + 4 <= k; c += 4)
+        for (; c + 5 <= k; c += 5)
+            rankUpdate<W, 5>(x, ldx, mt + c, k, P.data() + c * m, m, m);
+        switch (k - c) {
+        case 4:
             rankUpdate<W, 4>(x, ldx, mt + c, k, P.data() + c * m, m, m);
-        for (; c + 2 <= k; c += 2)
+            break;
+        case 3:
+            rankUpdate<W, 3>(x, ldx, mt + c, k, P.data() + c * m, m, m);
+            break;
+        case 2:
             rankUpdate<W, 2>(x, ldx, mt + c, k, P.data() + c * m, m, m);
-        for (; c < k; ++c)
+            break;
+        case 1:
             rankUpdate<W, 1>(x, ldx, mt + c, k, P.data() + c * m, m, m);
+            break;
+        default:
+            break;
+        }
     };
     Index j = j0;
     for (; j + J <= j1; j += J)
@@ -113,16 +138,26 @@ template <int J> void columnRange(MatrixCRef X, const Matrix& Mt, Index j0, Inde
 }
 
 // Q(i..i+A, c0..c0+C) = X(:, i..i+A)^T M(:, c0..c0+C): A * C dot products of length m, each
-// accumulated in a packet and reduced at the end. A = 6 columns of X against groups of C = 4
-// columns of M keep 24 independent accumulators in registers, so each loaded packet of X feeds
-// 4 multiply-adds and each one of M feeds 6. Measured against A = 4, C = 6 and A = 2, C = 12
-// (on ORL at k = 40: 178, 164 and 91 GFLOP/s; 20,000 x 784 at k = 10: 110, 98, 72).
-constexpr int kDotColumns = 6;
-constexpr int kDotGroup = 4;
+// accumulated in a packet and reduced at the end. A = 5 columns of X against groups of C = 5
+// columns of M keep 25 independent accumulators in registers (31 of the 32 vector registers with
+// the 5 packets of X and the one of M), so each loaded packet of X feeds 5 multiply-adds and each
+// one of M feeds 5, and the common ranks 10, 15, 20 and 40 split into full groups. Measured
+// (two idle cores, GFLOP/s, A x C = 5 x 5 / 6 x 4 / 4 x 5 / 3 x 8): ORL k = 40 204-212 / 184 /
+// 164 / 147, Yale k = 15 212 / 171 / 168 / 170, COIL-20 k = 20 187 / 181 / 152 / 150, 4,000 x
+// 784 k = 10 181 / 143 / 146 / 129, 70,000 x 1024 k = 10 120 / 110 / 106 / 88.
+constexpr int kDotColumns = 5;
+constexpr int kDotGroup = 5;
+// From this size of X on (beyond what the caches hold), the first group of a tile prefetches the
+// next tile's columns a few lines ahead of where it reads its own: X then streams from memory
+// while the multiply-adds run, instead of each tile waiting for its columns (+10-15 % on 20,000 x
+// 784 and 70,000 x 1024; on cache-resident sets it only cost issue slots).
+constexpr double kPrefetchBytes = 16.0 * 1024 * 1024;
+constexpr Index kPrefetchAhead = 64 / sizeof(Scalar) * 8; // 8 cache lines
 
-template <int A, int C>
+template <int A, int C, bool Prefetch>
 void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Scalar* Q, Index ldq)
 {
+    const Scalar* const next = X + A * ldx;
     Packet acc[A][C];
     for (int a = 0; a < A; ++a)
         for (int c = 0; c < C; ++c)
@@ -130,6 +165,9 @@ void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Sc
     Index r = 0;
     for (; r + kLanes <= m; r += kLanes) {
         Packet x[A];
+        if constexpr (Prefetch)
+            for (int a = 0; a < A; ++a)
+                prefetch(next + a * ldx + r + kPrefetchAhead);
         for (int a = 0; a < A; ++a)
             x[a] = ploadu<Packet>(X + a * ldx + r);
         for (int c = 0; c < C; ++c) {
@@ -156,23 +194,28 @@ void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Sc
 // dotTile<A, width> for a run-time width in [1, C].
 template <int A, int C = kDotGroup>
 void dotGroup(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Scalar* Q, Index ldq,
-    Index width)
+    Index width, bool prefetch)
 {
     if constexpr (C >= 1) {
-        if (width == C)
-            dotTile<A, C>(X, ldx, M, ldm, m, Q, ldq);
+        if (width != C)
+            dotGroup<A, C - 1>(X, ldx, M, ldm, m, Q, ldq, width, prefetch);
+        else if (prefetch)
+            dotTile<A, C, true>(X, ldx, M, ldm, m, Q, ldq);
         else
-            dotGroup<A, C - 1>(X, ldx, M, ldm, m, Q, ldq, width);
+            dotTile<A, C, false>(X, ldx, M, ldm, m, Q, ldq);
     }
 }
 
-template <int A> void dotColumns(MatrixCRef X, const Matrix& M, Index i, Matrix& Q)
+// Columns i..i+A of X against all of M; `prefetchNext`: the first group also fetches the next A
+// columns (only when they exist).
+template <int A>
+void dotColumns(MatrixCRef X, const Matrix& M, Index i, Matrix& Q, bool prefetchNext)
 {
     const Index m = X.rows(), k = M.cols(), ldx = X.outerStride();
     const Scalar* x = X.data() + i * ldx;
     for (Index c = 0; c < k; c += kDotGroup)
         dotGroup<A>(x, ldx, M.data() + c * m, m, m, Q.data() + c * Q.rows() + i, Q.rows(),
-            std::min<Index>(kDotGroup, k - c));
+            std::min<Index>(kDotGroup, k - c), prefetchNext && c == 0);
 }
 
 } // namespace
@@ -211,11 +254,12 @@ void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
     out.resize(n, k);
     const Index blocks = n / kDotColumns;
     const int threads = threadsFor(double(m) * double(n) * double(k));
+    const bool prefetch = double(m) * double(n) * sizeof(Scalar) >= kPrefetchBytes;
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (Index b = 0; b < blocks; ++b)
-        dotColumns<kDotColumns>(X, M, kDotColumns * b, out);
+        dotColumns<kDotColumns>(X, M, kDotColumns * b, out, prefetch && b + 1 < blocks);
     for (Index i = kDotColumns * blocks; i < n; ++i)
-        dotColumns<1>(X, M, i, out);
+        dotColumns<1>(X, M, i, out, false);
 }
 
 } // namespace facet

@@ -12,9 +12,10 @@ namespace facet {
 // per panel: both products ran at a fifth to a half of the 2-core GEMM peak (issue 7,
 // bench/RESULTS.md). These kernels read X once, in place, in the order it is stored, with one
 // OpenMP parallel region over Eigen::nbThreads() threads. Measured on 2 idle cores (Eigen's
-// 1536^3 GEMM: ~180 GFLOP/s): X M at 110-206 GFLOP/s against Eigen's 35-125, X^T M at 110-194
-// against 20-118 (ORL k = 40 and 64, COIL-20 k = 20 and 64, 20,000 x 784 k = 10 and 50). Larger
-// k, like tiny sizes, goes to Eigen. The result is the same for the same thread count (fixed
+// 1536^3 GEMM: ~170-180 GFLOP/s): X M at 110-216 GFLOP/s against Eigen's 35-125, X^T M at
+// 117-212 against 20-118 (ORL k = 40, Yale k = 15, COIL-20 k = 20, 20,000 x 784 and 70,000 x
+// 1024 k = 10; the tile shapes and their measurements are in skinny_product.cpp). Larger k,
+// like tiny sizes, goes to Eigen. The result is the same for the same thread count (fixed
 // split and summation order), so a seed still reproduces its factors.
 inline constexpr Eigen::Index kSkinnyMaxRank = 64;
 

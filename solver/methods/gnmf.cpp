@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/gnmf.h"
 
+#include "graph/graph_terms.h"
 #include "methods/lccf.h"
 
 namespace facet {
@@ -21,8 +22,7 @@ Nmf::Regularizer Gnmf::vRegularizer() const
         return {};
     const Scalar lambda = Scalar(m_lambda);
     Regularizer r;
-    r.plus = lambda * (m_graph->degree.asDiagonal() * m_V);
-    r.minus = lambda * (m_graph->S * m_V);
+    graphGradientParts(*m_graph, m_V, lambda, r.plus, r.minus);
     return r;
 }
 

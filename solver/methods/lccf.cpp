@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/lccf.h"
 
+#include "graph/graph_terms.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -21,25 +23,7 @@ void requireGraphRegularizer(
 
 double graphRegularizerValue(const Graph& graph, const Matrix& V, double lambda)
 {
-    if (lambda == 0)
-        return 0;
-    // Tr(V^T D V) - Tr(V^T S V) is a difference of two nearly equal sums: in single precision it
-    // lost every digit and came out negative (LCCF on a generated set, issue 7). With S symmetric,
-    //   Tr(V^T (D - S) V) = sum_i (d_i - (S 1)_i) |v_i|^2 + (1/2) sum_ij s_ij |v_i - v_j|^2,
-    // whose first sum is 0 for a kNN graph (kept for the NCW graph, whose D is not S 1) and whose
-    // second has only terms >= 0: nothing cancels. The sums run in double. O(nnz k).
-    const Matrix Vt = V.transpose(); // k x n: the rows v_i as contiguous columns
-    const Eigen::Index n = graph.S.outerSize();
-    double value = 0;
-    for (Eigen::Index j = 0; j < n; ++j) {
-        double rowSum = 0, pairs = 0;
-        for (SparseMatrix::InnerIterator it(graph.S, j); it; ++it) {
-            rowSum += double(it.value());
-            pairs += double(it.value()) * double((Vt.col(it.row()) - Vt.col(j)).squaredNorm());
-        }
-        value += (double(graph.degree(j)) - rowSum) * double(Vt.col(j).squaredNorm()) + 0.5 * pairs;
-    }
-    return lambda * value;
+    return lambda == 0 ? 0 : lambda * graphQuadraticForm(graph, V);
 }
 
 Lccf::Lccf(MatrixCRef X, std::shared_ptr<const Gram> gram, std::shared_ptr<const Graph> graph,
@@ -59,8 +43,7 @@ Cf::Regularizer Lccf::vRegularizer() const
         return {};
     const Scalar lambda = Scalar(m_lambda);
     Regularizer r;
-    r.plus = lambda * (m_graph->degree.asDiagonal() * m_V);
-    r.minus = lambda * (m_graph->S * m_V);
+    graphGradientParts(*m_graph, m_V, lambda, r.plus, r.minus);
     return r;
 }
 

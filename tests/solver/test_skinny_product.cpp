@@ -25,6 +25,8 @@ private slots:
         QTest::newRow("tall") << 1030 << 300 << 2;
         QTest::newRow("few columns") << 3000 << 9 << 2;
         QTest::newRow("tiny (Eigen)") << 5 << 7 << 2;
+        // X of 17 MB in double: X^T M prefetches the next tile's columns (kPrefetchBytes).
+        QTest::newRow("beyond the caches") << 1030 << 2101 << 2;
     }
     void matchesEigen()
     {

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "graph/graph_terms.h"
+
+#include "core/openmp.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace facet {
+namespace {
+
+using Index = Eigen::Index;
+using Packet = Eigen::internal::packet_traits<Scalar>::type;
+constexpr Index kLanes = Eigen::internal::packet_traits<Scalar>::size;
+using Eigen::internal::padd;
+using Eigen::internal::ploadu;
+using Eigen::internal::pmadd;
+using Eigen::internal::pmul;
+using Eigen::internal::pset1;
+using Eigen::internal::pstoreu;
+using Eigen::internal::psub;
+
+// These terms first ran as Eigen's S * V and a loop of Eigen column expressions on one thread,
+// while the other core waited: at n = 20,000, k = 10 (135,220 stored entries) S V took 1.9 ms
+// and the value 1.5 ms, a third of a GNMF iteration beyond its two big products (issue 7).
+// Below this many stored entries times k, one thread.
+constexpr double kParallelWork = 1 << 16;
+
+int threadsFor(const Graph& graph, Index k)
+{
+    return double(graph.S.nonZeros()) * double(k) >= kParallelWork ? omp::maxThreads() : 1;
+}
+
+// V^T with each row v_i as one contiguous, aligned column of `width` = k rounded up to whole
+// SIMD packets (the padding is 0): a neighbour's row is then one or two cache lines read as
+// packets, instead of k reads n entries apart. Column blocks in parallel.
+struct PaddedRows {
+    PaddedRows(const Matrix& V, int threads)
+        : k(V.cols())
+        , width((V.cols() + kLanes - 1) / kLanes * kLanes)
+        , rows(width, V.rows())
+    {
+        const Index n = V.rows();
+        constexpr Index block = 256;
+        const Index blocks = (n + block - 1) / block;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (Index b = 0; b < blocks; ++b) {
+            const Index i0 = b * block, len = std::min(block, n - i0);
+            rows.block(0, i0, k, len) = V.middleRows(i0, len).transpose();
+            rows.block(k, i0, width - k, len).setZero();
+        }
+    }
+    const Scalar* row(Index i) const
+    {
+        return rows.data() + i * width;
+    }
+
+    Index k;
+    Index width;
+    Matrix rows; // width x n, column-major: each column whole packets
+};
+
+// S's columns as raw arrays (S symmetric: column i holds row i's neighbours), compressed or not.
+// (A software prefetch of the neighbour a few entries ahead was tried: no measurable gain.)
+struct Stored {
+    explicit Stored(const SparseMatrix& S)
+        : outer(S.outerIndexPtr())
+        , counts(S.innerNonZeroPtr())
+        , index(S.innerIndexPtr())
+        , value(S.valuePtr())
+    {
+    }
+    Index begin(Index column) const { return outer[column]; }
+    Index end(Index column) const
+    {
+        return counts ? outer[column] + counts[column] : outer[column + 1];
+    }
+    const Index* outer;
+    const Index* counts; // null when compressed
+    const Index* index;
+    const Scalar* value;
+};
+
+Scalar sumOfLanes(const Packet& p)
+{
+    // Through memory rather than predux, whose AVX-512 form trips GCC 12's -Wuninitialized.
+    Scalar lanes[kLanes];
+    pstoreu(lanes, p);
+    Scalar sum = 0;
+    for (const Scalar lane : lanes)
+        sum += lane;
+    return sum;
+}
+
+// Row i of S V for P packets per row, into out[0..width).
+template <int P> void neighbourSum(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+{
+    Packet acc[P];
+    for (int p = 0; p < P; ++p)
+        acc[p] = pset1<Packet>(Scalar(0));
+    for (Index e = S.begin(i); e < S.end(i); ++e) {
+        const Packet w = pset1<Packet>(S.value[e]);
+        const Scalar* vj = V.row(S.index[e]);
+        for (int p = 0; p < P; ++p)
+            acc[p] = pmadd(w, ploadu<Packet>(vj + p * kLanes), acc[p]);
+    }
+    for (int p = 0; p < P; ++p)
+        pstoreu(out + p * kLanes, acc[p]);
+}
+
+// sum_j s_ij |v_i - v_j|^2 over row i's neighbours (all terms >= 0).
+template <int P> double pairTerm(const Stored& S, const PaddedRows& V, Index i)
+{
+    Packet vi[P];
+    for (int p = 0; p < P; ++p)
+        vi[p] = ploadu<Packet>(V.row(i) + p * kLanes);
+    Packet acc = pset1<Packet>(Scalar(0));
+    for (Index e = S.begin(i); e < S.end(i); ++e) {
+        const Packet w = pset1<Packet>(S.value[e]);
+        const Scalar* vj = V.row(S.index[e]);
+        for (int p = 0; p < P; ++p) {
+            const Packet d = psub(vi[p], ploadu<Packet>(vj + p * kLanes));
+            acc = pmadd(pmul(w, d), d, acc);
+        }
+    }
+    return double(sumOfLanes(acc));
+}
+
+// The same for any width, for ranks past 4 packets.
+void neighbourSumAny(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+{
+    std::fill(out, out + V.width, Scalar(0));
+    for (Index e = S.begin(i); e < S.end(i); ++e) {
+        const Scalar w = S.value[e];
+        const Scalar* vj = V.row(S.index[e]);
+        for (Index c = 0; c < V.width; ++c)
+            out[c] += w * vj[c];
+    }
+}
+
+double pairTermAny(const Stored& S, const PaddedRows& V, Index i)
+{
+    const Scalar* vi = V.row(i);
+    double sum = 0;
+    for (Index e = S.begin(i); e < S.end(i); ++e) {
+        const Scalar* vj = V.row(S.index[e]);
+        Scalar distance = 0;
+        for (Index c = 0; c < V.width; ++c)
+            distance += (vi[c] - vj[c]) * (vi[c] - vj[c]);
+        sum += double(S.value[e]) * double(distance);
+    }
+    return sum;
+}
+
+void rowOfSV(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+{
+    switch (V.width / kLanes) {
+    case 1:
+        return neighbourSum<1>(S, V, i, out);
+    case 2:
+        return neighbourSum<2>(S, V, i, out);
+    case 3:
+        return neighbourSum<3>(S, V, i, out);
+    case 4:
+        return neighbourSum<4>(S, V, i, out);
+    default:
+        return neighbourSumAny(S, V, i, out);
+    }
+}
+
+double pairsOfRow(const Stored& S, const PaddedRows& V, Index i)
+{
+    switch (V.width / kLanes) {
+    case 1:
+        return pairTerm<1>(S, V, i);
+    case 2:
+        return pairTerm<2>(S, V, i);
+    case 3:
+        return pairTerm<3>(S, V, i);
+    case 4:
+        return pairTerm<4>(S, V, i);
+    default:
+        return pairTermAny(S, V, i);
+    }
+}
+
+} // namespace
+
+void graphGradientParts(
+    const Graph& graph, const Matrix& V, Scalar lambda, Matrix& plus, Matrix& minus)
+{
+    const Index n = V.rows(), k = V.cols();
+    const int threads = threadsFor(graph, k);
+    const PaddedRows rows(V, threads);
+    const Stored S(graph.S);
+    plus.resize(n, k);
+    minus.resize(n, k);
+    // S is symmetric (the kNN graph is OR-symmetrized with one weight per edge, the label
+    // constraints add both directions, NCW scales rows and columns alike, up to rounding), so
+    // row i of S V is sum_j s_ji v_j over the stored column i of S, written once by one thread.
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<Scalar> sum(static_cast<std::size_t>(rows.width));
+#pragma omp for schedule(static)
+        for (Index i = 0; i < n; ++i) {
+            rowOfSV(S, rows, i, sum.data());
+            const Scalar degree = graph.degree(i);
+            const Scalar* vi = rows.row(i);
+            for (Index c = 0; c < k; ++c) {
+                minus(i, c) = lambda * sum[std::size_t(c)];
+                plus(i, c) = lambda * (degree * vi[c]);
+            }
+        }
+    }
+}
+
+double graphQuadraticForm(const Graph& graph, const Matrix& V)
+{
+    // Tr(V^T D V) - Tr(V^T S V) is a difference of two nearly equal sums: in single precision it
+    // lost every digit and came out negative (LCCF on a generated set, issue 7). With S symmetric,
+    //   Tr(V^T (D - S) V) = sum_i (d_i - (S 1)_i) |v_i|^2 + (1/2) sum_ij s_ij |v_i - v_j|^2,
+    // whose first sum is 0 for a kNN graph (kept for the NCW graph, whose D is not S 1) and whose
+    // second has only terms >= 0: nothing cancels. Each sample's share is summed in double (its
+    // few neighbour terms in Scalar first, all >= 0), in parallel, and the shares are added in
+    // sample order, so the value does not depend on the thread count.
+    const Index n = graph.size();
+    const int threads = threadsFor(graph, V.cols());
+    const PaddedRows rows(V, threads);
+    const Stored S(graph.S);
+    std::vector<double> share(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (Index i = 0; i < n; ++i) {
+        double rowSum = 0;
+        for (Index e = S.begin(i); e < S.end(i); ++e)
+            rowSum += double(S.value[e]);
+        const Scalar* vi = rows.row(i);
+        Scalar norm = 0;
+        for (Index c = 0; c < rows.k; ++c)
+            norm += vi[c] * vi[c];
+        share[std::size_t(i)]
+            = (double(graph.degree(i)) - rowSum) * double(norm) + 0.5 * pairsOfRow(S, rows, i);
+    }
+    double value = 0;
+    for (const double s : share)
+        value += s;
+    return value;
+}
+
+} // namespace facet

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The graph regularizer's row-parallel kernels (graph/graph_terms.h) against the plain
+// definitions: lambda D V and lambda S V from Eigen's products, and Tr(V^T (D - S) V) from
+// Tr(V^T D V) - Tr(V^T S V) in long double. Every rank that takes a different code path (1 to 4
+// SIMD packets per row, and the generic loop past them), a graph whose storage is not
+// compressed, degrees that are not S's row sums (the NCW form), and thread counts.
+#include "core/openmp.h"
+#include "core/random.h"
+#include "graph/graph_terms.h"
+#include "graph/knn_graph.h"
+
+#include <QtTest>
+
+using namespace facet;
+using Index = Eigen::Index;
+
+namespace {
+
+Graph sampleGraph(Index n, std::uint64_t seed)
+{
+    Rng rng(seed);
+    const Matrix X = rng.uniformMatrix(6, n);
+    KnnOptions o;
+    o.p = 4;
+    o.weight = GraphWeight::Heat;
+    o.search = KnnSearch::Exact;
+    return buildKnnGraph(X, o);
+}
+
+long double referenceQuadraticForm(const Graph& graph, const Matrix& V)
+{
+    const Matrix SV = graph.S * V;
+    long double value = 0;
+    for (Index i = 0; i < V.rows(); ++i)
+        for (Index c = 0; c < V.cols(); ++c)
+            value += (long double)V(i, c)
+                * ((long double)graph.degree(i) * V(i, c) - (long double)SV(i, c));
+    return value;
+}
+
+} // namespace
+
+class GraphTermsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesDefinitions_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<bool>("compressed");
+        QTest::addColumn<bool>("ownDegrees");
+        QTest::newRow("small, one thread's work") << 60 << true << false;
+        QTest::newRow("large enough for the threads") << 3000 << true << false;
+        QTest::newRow("uncompressed storage") << 700 << false << false;
+        QTest::newRow("degrees not the row sums (NCW)") << 900 << true << true;
+    }
+    void matchesDefinitions()
+    {
+        QFETCH(int, n);
+        QFETCH(bool, compressed);
+        QFETCH(bool, ownDegrees);
+        Graph graph = sampleGraph(n, 3);
+        if (!compressed) {
+            // Room for 3 more entries per column: the columns' stored ranges then end before the
+            // next one starts.
+            graph.S.reserve(Eigen::VectorXi::Constant(n, 3));
+            QVERIFY(!graph.S.isCompressed());
+            QVERIFY(graph.S.outerIndexPtr()[1] > graph.S.innerNonZeroPtr()[0]);
+        }
+        Rng rng(11);
+        if (ownDegrees)
+            graph.degree = graph.degree + rng.uniformMatrix(n, 1);
+        for (const int k : { 1, 3, 8, 10, 16, 17, 24, 32, 33, 40 }) {
+            const Matrix V = rng.uniformMatrix(n, k);
+            const Scalar lambda = Scalar(2.5);
+            Matrix plus, minus;
+            graphGradientParts(graph, V, lambda, plus, minus);
+            const Matrix plus0 = lambda * (graph.degree.asDiagonal() * V);
+            const Matrix minus0 = lambda * (graph.S * V);
+            const Scalar tolerance = 16 * std::numeric_limits<Scalar>::epsilon();
+            QCOMPARE(plus.rows(), Index(n));
+            QCOMPARE(plus.cols(), Index(k));
+            QCOMPARE(minus.rows(), Index(n));
+            QCOMPARE(minus.cols(), Index(k));
+            QVERIFY2(
+                (plus - plus0).norm() <= tolerance * plus0.norm(), qPrintable(QString::number(k)));
+            QVERIFY2((minus - minus0).norm() <= tolerance * minus0.norm(),
+                qPrintable(QString::number(k)));
+
+            const long double reference = referenceQuadraticForm(graph, V);
+            const double value = graphQuadraticForm(graph, V);
+            QVERIFY2(value >= 0, qPrintable(QString::number(k)));
+            QVERIFY2(std::abs((long double)value - reference)
+                    <= 1e3L * std::numeric_limits<Scalar>::epsilon() * std::abs(reference),
+                qPrintable(QStringLiteral("k %1: %2 against %3")
+                               .arg(k)
+                               .arg(value, 0, 'g', 17)
+                               .arg(double(reference), 0, 'g', 17)));
+        }
+    }
+
+    void sameBitsForAnyThreadCount()
+    {
+        // Each row's sums run in one fixed order, and the value's shares are added in sample
+        // order: the thread count changes nothing, so a sweep cell on one thread reproduces the
+        // explorer's run on two.
+        const Graph graph = sampleGraph(4000, 5);
+        Rng rng(13);
+        const Matrix V = rng.uniformMatrix(4000, 10);
+        const int saved = omp::maxThreads();
+        omp::setThreads(1);
+        Matrix plus1, minus1;
+        graphGradientParts(graph, V, Scalar(3), plus1, minus1);
+        const double value1 = graphQuadraticForm(graph, V);
+        omp::setThreads(2);
+        Matrix plus2, minus2;
+        graphGradientParts(graph, V, Scalar(3), plus2, minus2);
+        const double value2 = graphQuadraticForm(graph, V);
+        omp::setThreads(saved);
+        QVERIFY(plus1 == plus2);
+        QVERIFY(minus1 == minus2);
+        QCOMPARE(value1, value2);
+    }
+
+    void constantRowsGiveZero()
+    {
+        // Equal rows of V: every pair term is exactly 0, and the degree term of a kNN graph
+        // (D = S 1) is 0 up to the rounding of the row sums, where the difference form
+        // Tr(V^T D V) - Tr(V^T S V) would leave rounding of the size of the whole trace.
+        const Graph graph = sampleGraph(500, 7);
+        const Matrix V = Matrix::Constant(500, 10, Scalar(0.25));
+        const double value = graphQuadraticForm(graph, V);
+        QVERIFY(value >= 0);
+        QVERIFY2(value <= 1e-12, qPrintable(QString::number(value)));
+    }
+};
+
+QTEST_APPLESS_MAIN(GraphTermsTest)
+#include "test_graph_terms.moc"
