@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/mat_loader.h"
 
+#include "core/huge_pages.h"
 #include "data/mat_loader_matio.h"
 #include "data/mat_loader_structure.h"
 
@@ -101,6 +102,7 @@ Result<Matrix> toColumns(const std::vector<double>& values, std::size_t N, std::
 {
     const int h = size.height, w = size.width;
     Matrix X(static_cast<Eigen::Index>(D), static_cast<Eigen::Index>(N));
+    adviseHugePages(X);
     for (std::size_t j = 0; j < D; ++j) {
         const int r = order == PixelOrder::ColumnMajor ? int(j) % h : int(j) / w;
         const int c = order == PixelOrder::ColumnMajor ? int(j) / h : int(j) % w;

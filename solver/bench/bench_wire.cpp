@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/bench_wire.h"
 
+#include "core/huge_pages.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -209,6 +211,7 @@ BenchDataset readBenchDataset(std::istream& in)
     for (int& label : data.labels)
         label = readValue<std::int32_t>(in);
     data.X.resize(m, n);
+    adviseHugePages(data.X);
     Eigen::MatrixXd block;
     for (Eigen::Index j = 0; j < n; j += kWireColumns) {
         block.resize(m, std::min(kWireColumns, Eigen::Index(n) - j));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/lowrank_data.h"
 
+#include "core/huge_pages.h"
 #include "core/random.h"
 
 #include <algorithm>
@@ -71,6 +72,7 @@ LowRankData makeLowRankData(const LowRankSpec& spec)
     const double bound = W.rowwise().sum().maxCoeff() * (1 + spec.spread) + spec.noise;
     const double scale = bound > 0 ? 1.0 / bound : 1.0;
     data.X.resize(m, n);
+    adviseHugePages(data.X);
     for (Eigen::Index j0 = 0; j0 < n; j0 += kColumnBlock) {
         const Eigen::Index width = std::min(kColumnBlock, n - j0);
         Eigen::MatrixXd H(spec.rank, width);
