@@ -6,8 +6,8 @@
 
 namespace facet {
 
-Gnmf::Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda)
-    : Nmf(X, rank)
+Gnmf::Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda, InitKind init)
+    : Nmf(X, rank, init)
     , m_graph(std::move(graph))
     , m_lambda(lambda)
 {

@@ -16,8 +16,9 @@ namespace facet {
 // degree vector as given (see Lccf).
 class Gnmf : public Nmf {
 public:
-    // X non-negative; graph: S and D on the n samples; lambda >= 0.
-    Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda);
+    // X non-negative; graph: S and D on the n samples; lambda >= 0; init as NMF's.
+    Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda,
+        InitKind init = InitKind::Random);
 
     std::string_view name() const override { return "gnmf"; }
 

@@ -61,9 +61,9 @@ MethodFactory makeGnmf(MatrixCRef X, const MethodOptions& o, MethodContext& cont
 {
     const double lambda = graphLambda(o);
     const std::shared_ptr<const Graph> graph = knnGraph(X, o, context);
-    Gnmf probe(X, graph, o.rank, lambda);
-    return [X, rank = o.rank, lambda, graph] {
-        return std::make_unique<Gnmf>(X, graph, rank, lambda);
+    Gnmf probe(X, graph, o.rank, lambda, o.init);
+    return [X, rank = o.rank, lambda, graph, init = o.init] {
+        return std::make_unique<Gnmf>(X, graph, rank, lambda, init);
     };
 }
 
@@ -73,11 +73,11 @@ MethodFactory makeSemiGnmf(MatrixCRef X, const MethodOptions& o, MethodContext& 
 {
     const double lambda = graphLambda(o);
     // Validates p, lambda, rank and the data before the label pass.
-    Gnmf probe(X, knnGraph(X, o, context), o.rank, lambda);
+    Gnmf probe(X, knnGraph(X, o, context), o.rank, lambda, o.init);
     const auto graph
         = std::make_shared<const Graph>(applyLabelConstraints(*context.graph, o.knownLabels));
-    return [X, rank = o.rank, lambda, graph] {
-        return std::make_unique<SemiGnmf>(X, graph, rank, lambda);
+    return [X, rank = o.rank, lambda, graph, init = o.init] {
+        return std::make_unique<SemiGnmf>(X, graph, rank, lambda, init);
     };
 }
 

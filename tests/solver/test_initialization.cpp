@@ -94,7 +94,7 @@ void TestInitialization::everyMethodEveryStart_data()
 {
     QTest::addColumn<QString>("method");
     QTest::addColumn<int>("init");
-    for (const char* method : { "nmf", "cf", "lcf", "cnmf", "ccf" })
+    for (const char* method : { "nmf", "gnmf", "semignmf", "cf", "lccf", "lcf", "cnmf", "ccf" })
         for (InitKind init :
             { InitKind::Random, InitKind::Nndsvd, InitKind::Nmf, InitKind::KMeans })
             QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(method).arg(
@@ -122,6 +122,12 @@ void TestInitialization::everyMethodEveryStart()
     const Factorization b = solve(makeMethodFactory(method.toStdString(), X, o), d);
     QVERIFY(a.V == b.V);
     QCOMPARE(a.history, b.history);
+    // The start asked for is the one used: another start, another first objective (GNMF and
+    // SemiGNMF once ignored the option and always started at random).
+    MethodOptions other = o;
+    other.init = InitKind(init) == InitKind::Random ? InitKind::KMeans : InitKind::Random;
+    const Factorization c = solve(makeMethodFactory(method.toStdString(), X, other), d);
+    QVERIFY(c.history.front() != a.history.front());
 }
 
 QTEST_APPLESS_MAIN(TestInitialization)
