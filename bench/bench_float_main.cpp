@@ -88,6 +88,18 @@ int main(int argc, char** argv)
                 options.knn = mode == "exact" ? KnnSearch::Exact
                     : mode == "approx"        ? KnnSearch::Approximate
                                               : KnnSearch::Auto;
+            } else if (arg == "--init") {
+                const std::string kind = value();
+                if (kind == "random")
+                    options.init = InitKind::Random;
+                else if (kind == "nndsvd")
+                    options.init = InitKind::Nndsvd;
+                else if (kind == "nmf")
+                    options.init = InitKind::Nmf;
+                else if (kind == "kmeans")
+                    options.init = InitKind::KMeans;
+                else
+                    throw std::invalid_argument("unknown --init '" + kind + "'");
             } else
                 throw std::invalid_argument("unknown argument '" + arg + "'");
         }

@@ -66,6 +66,7 @@ void addBenchOptions(QCommandLineParser& p)
         { u"warmup"_s, u"Warm-up iterations"_s, u"n"_s, u"3"_s },
         { u"seed"_s, u"Seed"_s, u"s"_s, u"0"_s },
         { u"knn"_s, u"kNN search"_s, u"mode"_s, u"auto"_s },
+        { u"init"_s, u"Start of every method"_s, u"kind"_s },
         { u"knn-recall"_s, u"Measure the HNSW recall"_s },
         { u"no-timing"_s, u"Skip the timings"_s },
         { u"no-score"_s, u"Skip AC/NMI"_s },
@@ -117,6 +118,12 @@ Result<bool> readBenchOptions(const QCommandLineParser& p, CliOptions& o)
     if (!knn)
         return Error { knn.error() };
     b.run.knn = *knn;
+    if (p.isSet(u"init"_s)) {
+        const Result<InitKind> init = readChoice(p, u"init"_s, kInitChoices);
+        if (!init)
+            return Error { init.error() };
+        b.run.init = *init;
+    }
     b.run.score = !p.isSet(u"no-score"_s);
     b.knnRecall = p.isSet(u"knn-recall"_s);
     b.timing = !p.isSet(u"no-timing"_s);
@@ -144,6 +151,8 @@ QString benchUsage()
            "  --iterations N       timed iterations per repeat (50), --repeats R (3),\n"
            "  --warmup N           iterations of the untimed first run (3), --seed S (0)\n"
            "  --knn MODE           kNN search of the graph methods: exact, approx or auto\n"
+           "  --init KIND          start of every method: random, nndsvd, nmf or kmeans\n"
+           "                       (default: each method's own, random; nmf for ccf)\n"
            "  --knn-recall         also time the exact and the HNSW kNN search (p = 5) on each\n"
            "                       dataset and print the recall of HNSW\n"
            "  --no-timing          only the recall and / or the export\n"
@@ -159,7 +168,15 @@ int runBench(const CliOptions& options, QTextStream& out, QTextStream& err)
     if (options.threads > 0) {
         omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
     }
-    QJsonObject report { { u"machine"_s, machineJson() } };
+    // Every choice that determines the numbers, so that the file says how to reproduce them.
+    QJsonObject report { { u"machine"_s, machineJson() },
+        { u"options"_s,
+            QJsonObject { { u"iterations"_s, b.run.iterations }, { u"repeats"_s, b.run.repeats },
+                { u"warmup"_s, b.run.warmupIterations }, { u"seed"_s, qint64(b.run.seed) },
+                { u"knn"_s, choiceName(kKnnSearchChoices, b.run.knn) },
+                { u"init"_s, b.run.init ? choiceName(kInitChoices, *b.run.init) : u"default"_s },
+                { u"threads"_s, options.threads }, { u"labeled_fraction"_s, b.run.labeledFraction },
+                { u"kmeans_replicates"_s, b.run.kmeansReplicates } } } };
     out << "facet-cli bench: Eigen " << Eigen::nbThreads() << " threads, OpenMP "
         << omp::maxThreads() << ", " << Eigen::SimdInstructionSetsInUse() << ", load average "
         << loadAverage() << '\n';

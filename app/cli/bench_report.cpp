@@ -175,6 +175,8 @@ Result<FloatBenchOutput> runFloatBench(const std::vector<BenchInput>& inputs,
         arguments << u"--threads"_s << QString::number(threads);
     if (!options.score)
         arguments << u"--no-score"_s;
+    if (options.init)
+        arguments << u"--init"_s << choiceName(kInitChoices, *options.init);
 
     QProcess process;
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);

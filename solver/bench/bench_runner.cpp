@@ -96,6 +96,10 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         MethodOptions params;
         params.rank = rank;
         params.knnSearch = options.knn;
+        if (options.init) {
+            params.init = *options.init;
+            params.initSet = true;
+        }
         if (const MethodInfo* semi = findMethod(method); semi && semi->semiSupervised) {
             if (labels.empty())
                 throw std::invalid_argument(method + " needs a labelled dataset");

@@ -3,6 +3,7 @@
 
 #include "bench/roofline.h"
 #include "graph/knn_graph.h"
+#include "methods/registry.h"
 
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,9 @@ struct BenchOptions {
     bool score = true; // AC / NMI of k-means on V after the last repeat
     int kmeansReplicates = 10;
     double labeledFraction = 0.1; // cnmf, ccf, semignmf: labels given to the method
+    // The start of every method (METHODS.md section 0); unset: each method's own default
+    // (random; nmf for CCF).
+    std::optional<InitKind> init;
 };
 
 // One method x dataset x rank.

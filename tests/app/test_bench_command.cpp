@@ -78,6 +78,7 @@ private slots:
         QTest::newRow("precision")
             << (base + QStringList { u"--precision"_s, u"half"_s }) << u"--precision"_s;
         QTest::newRow("knn") << (base + QStringList { u"--knn"_s, u"fast"_s }) << u"--knn"_s;
+        QTest::newRow("init") << (base + QStringList { u"--init"_s, u"svd"_s }) << u"--init"_s;
         QTest::newRow("method") << (base + QStringList { u"--methods"_s, u"svd"_s })
                                 << u"unknown method"_s;
         QTest::newRow("rank") << (base + QStringList { u"--ranks"_s, u"0"_s }) << u"--ranks"_s;
@@ -134,6 +135,46 @@ private slots:
                 qPrintable(what));
             const double objective = a[u"objective"_s].toDouble();
             QVERIFY(std::abs(objective - b[u"objective"_s].toDouble()) <= 1e-3 * objective);
+        }
+    }
+
+    void initReachesBothPrecisions()
+    {
+        // --init is recorded with the other options and reaches the solver in both precisions:
+        // the k-means start gives other factors than the default random one, and the same ones
+        // in float and double.
+        QTemporaryDir dir;
+        const QString kmeansDouble = dir.filePath(u"kd.json"_s);
+        const QString kmeansFloat = dir.filePath(u"kf.json"_s);
+        const QString randomDouble = dir.filePath(u"rd.json"_s);
+        const QStringList kmeans { u"--init"_s, u"kmeans"_s };
+        QString log;
+        QCOMPARE(
+            runCliLogged(kSmallRun + kmeans + QStringList { u"--json"_s, kmeansDouble }, &log), 0);
+        QCOMPARE(runCliLogged(kSmallRun + kmeans
+                         + QStringList { u"--precision"_s, u"float"_s, u"--json"_s, kmeansFloat },
+                     &log),
+            0);
+        QCOMPARE(runCliLogged(kSmallRun + QStringList { u"--json"_s, randomDouble }, &log), 0);
+        const QJsonObject kd = readJson(kmeansDouble), kf = readJson(kmeansFloat),
+                          rd = readJson(randomDouble);
+        QCOMPARE(kd[u"options"_s][u"init"_s].toString(), u"kmeans"_s);
+        QCOMPARE(kf[u"options"_s][u"init"_s].toString(), u"kmeans"_s);
+        QCOMPARE(rd[u"options"_s][u"init"_s].toString(), u"default"_s);
+        QCOMPARE(kd[u"options"_s][u"iterations"_s].toInt(), 150);
+        QCOMPARE(kd[u"options"_s][u"seed"_s].toInt(), 0);
+        const QJsonArray kdRows = kd[u"rows"_s].toArray(), kfRows = kf[u"rows"_s].toArray(),
+                         rdRows = rd[u"rows"_s].toArray();
+        QCOMPARE(kdRows.size(), 3);
+        QCOMPARE(kfRows.size(), 3);
+        QCOMPARE(rdRows.size(), 3);
+        for (qsizetype i = 0; i < kdRows.size(); ++i) {
+            const QString what = kdRows[i][u"method"_s].toString();
+            const double objective = kdRows[i][u"objective"_s].toDouble();
+            QVERIFY2(objective > 0, qPrintable(what));
+            QVERIFY2(std::abs(objective - kfRows[i][u"objective"_s].toDouble()) <= 1e-3 * objective,
+                qPrintable(what));
+            QVERIFY2(objective != rdRows[i][u"objective"_s].toDouble(), qPrintable(what));
         }
     }
 
