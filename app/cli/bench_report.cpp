@@ -259,6 +259,7 @@ QJsonObject benchRowJson(const BenchRow& r)
     o[u"ms_max"_s] = r.msMax;
     o[u"setup_seconds"_s] = r.setupSeconds;
     o[u"explicit_kernel"_s] = r.explicitKernel;
+    o[u"fused_passes"_s] = r.fusedPasses;
     if (!r.knnSearch.empty()) {
         o[u"knn_search"_s] = QString::fromStdString(r.knnSearch);
         o[u"graph_seconds"_s] = r.graphSeconds;

@@ -47,6 +47,7 @@ struct BenchRow {
     double graphSeconds = 0; // the kNN graph build alone (0 when the method has none)
     std::string knnSearch; // "exact" / "approximate" for graph methods
     bool explicitKernel = false;
+    bool fusedPasses = false; // the method ran its fused step (bench/flops.h)
     Eigen::Index graphNonZeros = 0;
     bool modelled = false; // flops, bytes and the roofline below are set
     double flopsPerIteration = 0;

@@ -74,6 +74,7 @@ template <class Row, class F> void visitFields(Row& r, F&& f)
     f("graph_s", r.graphSeconds);
     f("knn", r.knnSearch);
     f("explicit_k", r.explicitKernel);
+    f("fused", r.fusedPasses);
     f("nnz", r.graphNonZeros);
     f("modelled", r.modelled);
     f("flops", r.flopsPerIteration);

@@ -81,6 +81,12 @@ const std::vector<std::string>& modelledMethods()
     return names;
 }
 
+bool hasFusedStep(const std::string& method)
+{
+    return method == "nmf" || method == "gnmf" || method == "semignmf" || method == "cf"
+        || method == "lccf";
+}
+
 bool hasCostModel(const std::string& method)
 {
     const auto& names = modelledMethods();
@@ -99,15 +105,20 @@ IterationCost iterationCost(const CostInputs& in)
     const bool nmfFamily = in.method == "nmf" || in.method == "gnmf" || in.method == "semignmf"
         || in.method == "cnmf";
 
+    if (in.fusedPasses && (!hasFusedStep(in.method) || in.explicitKernel))
+        throw std::invalid_argument("method '" + in.method + "' has no fused step here");
+
     Terms t;
     double bigBytes = 0; // X or K passes
     double sparseBytes = 0;
     if (nmfFamily) {
         t = nmfTerms(m, n, k);
-        bigBytes = 2 * m * n * s;
+        bigBytes = (in.fusedPasses ? 1 : 2) * m * n * s;
     } else {
         t = cfTerms(m, n, k, in.explicitKernel);
-        bigBytes = in.explicitKernel ? 2 * n * n * s : 4 * m * n * s;
+        bigBytes = in.explicitKernel ? 2 * n * n * s : (in.fusedPasses ? 2 : 4) * m * n * s;
+        if (in.fusedPasses)
+            t.flops += 2 * m * k * k - 2 * n * k * k; // W^T K W = (X W)^T (X W)
     }
     if (in.method == "gnmf" || in.method == "semignmf" || in.method == "lccf")
         addGraphTerm(t, n, k, nnz, s, sparseBytes);

@@ -19,7 +19,15 @@ struct CostInputs {
     bool explicitKernel = false; // CF family: K (n x n) is formed (Gram::isExplicit, n <= m)
     Eigen::Index graphNonZeros = 0; // nnz(S), graph-regularized methods
     int scalarBytes = 8; // sizeof(Scalar)
+    // The method ran its fused step (Nmf::fusedStep, Cf::fusedStep: X past the caches, linear
+    // implicit kernel): X is read once per iteration instead of twice (NMF family), twice instead
+    // of four times (CF), and CF forms W^T K W from X W (2mk^2) instead of W and K W (2nk^2).
+    bool fusedPasses = false;
 };
+
+// Whether `method` has a fused step at all (nmf, gnmf, semignmf, cf, lccf); whether it runs is
+// decided by its data (core/skinny_product.h: fusesPasses).
+bool hasFusedStep(const std::string& method);
 
 struct IterationCost {
     double flops = 0; // floating-point operations, a multiply-add counted as 2

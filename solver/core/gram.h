@@ -30,6 +30,9 @@ public:
     bool hasNegativeEntries() const { return m_hasNegative; }
     // The explicit matrix; empty when the operator is implicit.
     const Matrix& matrix() const { return m_K; }
+    // The implicit form's X (m x n, K = X^T X): for callers that fuse the two products of K M
+    // with other work (Cf's fused step). Only when !isExplicit().
+    Eigen::Map<const Matrix, 0, Eigen::OuterStride<>> data() const { return xMap(); }
 
     explicit Gram(MatrixCRef X, bool formExplicitly);
     explicit Gram(Matrix K);

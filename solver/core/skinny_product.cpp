@@ -6,6 +6,8 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
 #include <vector>
 
 namespace facet {
@@ -95,14 +97,16 @@ void rankUpdate(
         }
 }
 
-// P += X(:, j0..j1) M(j0..j1, :) for one thread's column range.
-template <int J> void columnRange(MatrixCRef X, const Matrix& Mt, Index j0, Index j1, Matrix& P)
+// P += X(:, j0..j1) M(j0..j1, :) for one thread's column range; Mt holds M(j0..j1, :)^T, k x
+// (j1 - j0), column-major.
+template <int J>
+void columnRange(MatrixCRef X, const Scalar* Mt, Index k, Index j0, Index j1, Matrix& P)
 {
-    const Index m = X.rows(), k = Mt.rows(), ldx = X.outerStride();
+    const Index m = X.rows(), ldx = X.outerStride();
     const auto update = [&](auto width, Index j) {
         constexpr int W = decltype(width)::value;
         const Scalar* x = X.data() + j * ldx;
-        const Scalar* mt = Mt.data() + j * k;
+        const Scalar* mt = Mt + (j - j0) * k;
         // Groups of 5 columns of P, then one group of the remaining 1-4: k = 10, 15, 20 and 40
         // split into whole groups, and each group re-reads the J columns of X (from L1/L2), so
         // fewer groups is less traffic. Measured against groups of 4, 2, 1 (two idle cores,
@@ -237,7 +241,7 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         const int t = omp::threadNum();
         const int count = omp::numThreads();
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
-        columnRange<8>(X, Mt, j0, j1, partial[std::size_t(t)]);
+        columnRange<8>(X, Mt.data() + j0 * k, k, j0, j1, partial[std::size_t(t)]);
     }
     out = std::move(partial[0]);
     for (std::size_t t = 1; t < partial.size(); ++t)
@@ -260,6 +264,60 @@ void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         dotColumns<kDotColumns>(X, M, kDotColumns * b, out, prefetch && b + 1 < blocks);
     for (Index i = kDotColumns * blocks; i < n; ++i)
         dotColumns<1>(X, M, i, out, false);
+}
+
+namespace {
+std::atomic<bool> fusedPassesEnabled { true };
+} // namespace
+
+void setFusedPassesEnabled(bool enabled)
+{
+    fusedPassesEnabled.store(enabled);
+}
+
+bool fusesPasses(MatrixCRef X, Index k)
+{
+    return fusedPassesEnabled.load() && useKernels(X.rows(), X.cols(), k)
+        && double(X.rows()) * double(X.cols()) * sizeof(Scalar) >= kPrefetchBytes;
+}
+
+void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V,
+    const std::function<void(Index, Index)>& updateRows, Matrix& P)
+{
+    const Index m = X.rows(), n = X.cols(), k = U.cols();
+    if (V.rows() != n || V.cols() != k || U.rows() != m)
+        throw std::invalid_argument("transposedUpdateProduct: U must be m x k and V n x k");
+    Q.resize(n, k);
+    // Columns per block: X's block (about 256 KiB) stays in L2 between its two uses; a multiple
+    // of the dot tile (5) and of the rank update's width (8).
+    constexpr Index kStep = 40;
+    const Index block = std::max(kStep, (Index(32768) / std::max<Index>(m, 1)) / kStep * kStep);
+    const int threads = int(std::min<Index>(threadsFor(double(m) * double(n) * double(k)), n));
+    std::vector<Matrix> partial(std::size_t(threads), Matrix::Zero(m, k));
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp::threadNum();
+        const int count = omp::numThreads();
+        const Index j0 = n * t / count, j1 = n * (t + 1) / count;
+        Matrix Mt(k, block);
+        for (Index b0 = j0; b0 < j1; b0 += block) {
+            const Index b1 = std::min(b0 + block, j1);
+            // Q's rows b0..b1, X's block read from memory (the next tile's columns prefetched).
+            Index i = b0;
+            for (; i + kDotColumns <= b1; i += kDotColumns)
+                dotColumns<kDotColumns>(X, U, i, Q, i + 2 * kDotColumns <= j1);
+            for (; i < b1; ++i)
+                dotColumns<1>(X, U, i, Q, false);
+            // The caller's rule rewrites V's rows b0..b1 from Q's.
+            updateRows(b0, b1 - b0);
+            // P += X_b V_b with the new rows, X's block now from L2.
+            Mt.leftCols(b1 - b0) = V.middleRows(b0, b1 - b0).transpose();
+            columnRange<8>(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
+        }
+    }
+    P = std::move(partial[0]);
+    for (std::size_t t = 1; t < partial.size(); ++t)
+        P += partial[t];
 }
 
 } // namespace facet

@@ -3,6 +3,8 @@
 
 #include "core/types.h"
 
+#include <functional>
+
 namespace facet {
 
 // The two products every iteration of NMF and of the implicit CF kernel spends its time in,
@@ -24,6 +26,24 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 
 // out = X^T M: X m x n, M m x k, out n x k.
 void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out);
+
+// Whether transposedUpdateProduct pays for X (m x n) and rank k: X past the caches (16 MiB and
+// more), where each pass over it comes from memory; always false while fused passes are
+// disabled.
+bool fusesPasses(MatrixCRef X, Eigen::Index k);
+// On by default. Off: the methods take their plain two-pass route at any size (tests compare the
+// routes; a process-wide switch, meant to be set before solving).
+void setFusedPassesEnabled(bool enabled);
+
+// Two passes over X in one, for the rules whose coefficient side is updated row by row between a
+// product with X^T and a product with X (NMF: V <- V o (X^T U) / (V U^T U), then X V for the
+// next U rule). Column block by column block of X, on the calling thread's OpenMP team: Q's rows
+// = X_b^T U, then updateRows(first, count) rewrites V's rows first..first+count from Q's (called
+// concurrently for disjoint ranges: it must touch only those rows), then P += X_b V_b with the
+// new rows while X's block is still in L2. At the end Q = X^T U and P = X V (the new V), having
+// read X from memory once instead of twice. U m x k, V n x k.
+void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V,
+    const std::function<void(Eigen::Index first, Eigen::Index count)>& updateRows, Matrix& P);
 
 // The same as values, for the small products of the update rules (U^T U, U (V^T V), ...), where
 // Eigen's per-product thread start-up cost as much as the arithmetic on ORL-sized sets.

@@ -47,6 +47,7 @@ void Cf::initializeFrom(Matrix W, Matrix V)
 
 void Cf::refreshCache()
 {
+    m_xProductsValid = false; // W and V may have changed (start, restore, normalization)
     m_KW = m_gram->times(m_W);
     m_WtKW = skinnyTransposedProduct(m_W, m_KW);
     if (explicitSplit()) {
@@ -127,11 +128,64 @@ UpdateTerms Cf::updateTerms(int factor) const
 
 void Cf::step()
 {
+    if (fusesPasses()) {
+        fusedStep();
+        return;
+    }
     UpdateTerms t = wTerms();
     multiplicativeUpdate(m_W, t.numerator, t.denominator);
     refreshCache(); // the V rule uses the new W
     t = vTerms();
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
+}
+
+bool Cf::fusesPasses() const
+{
+    return !usesGeneralForm() && !explicitSplit() && !m_gram->isExplicit()
+        && facet::fusesPasses(m_gram->data(), m_rank);
+}
+
+// The plain rules of step() with K = X^T X implicit, in two passes over X instead of four. Both
+// rules are row by row, so each pass computes one K-product's rows block by block, updates those
+// rows of the factor, and adds their share of the next X-product while X's block is in L2:
+//   pass 1: K V = X^T (X V); W <- W o (K V) / ((K W) V^T V), with the K W of the old W; X W.
+//   W^T K W = (X W)^T (X W), without another pass.
+//   pass 2: K W = X^T (X W); V <- V o (K W + R.minus) / (V W^T K W + R.plus), the regularizer at
+//           the old V as in step(); X V, kept for the next step's pass 1.
+// The values are step()'s up to the rounding of the products' summation order.
+void Cf::fusedStep()
+{
+    const auto X = m_gram->data();
+    if (!m_xProductsValid) {
+        multiplySkinny(X, m_V, m_XV);
+        multiplySkinny(X, m_W, m_XW);
+    }
+    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
+    Matrix KV;
+    const auto updateW = [&](Eigen::Index first, Eigen::Index count) {
+        auto W = m_W.middleRows(first, count);
+        const Matrix denominator = m_KW.middleRows(first, count) * VtV;
+        W = (W.array() * KV.middleRows(first, count).array() / denominator.array().max(kUpdateEps))
+                .max(kPositiveFloor);
+    };
+    transposedUpdateProduct(X, m_XV, KV, m_W, updateW, m_XW);
+    m_WtKW = m_XW.transpose() * m_XW;
+
+    const Regularizer r = vRegularizer();
+    const bool minus = r.minus.size() > 0, plus = r.plus.size() > 0;
+    const auto updateV = [&](Eigen::Index first, Eigen::Index count) {
+        auto V = m_V.middleRows(first, count);
+        Matrix numerator = m_KW.middleRows(first, count);
+        if (minus)
+            numerator += r.minus.middleRows(first, count);
+        Matrix denominator = V * m_WtKW;
+        if (plus)
+            denominator += r.plus.middleRows(first, count);
+        V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
+                .max(kPositiveFloor);
+    };
+    transposedUpdateProduct(X, m_XW, m_KW, m_V, updateV, m_XV);
+    m_xProductsValid = true;
 }
 
 double Cf::reconstructionObjective() const

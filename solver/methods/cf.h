@@ -91,6 +91,10 @@ protected:
     // With d = diag(W^T K W): W <- W d^(-1/2), V <- V d^(1/2) (METHODS.md 1.2).
     virtual void normalize();
     void refreshCache();
+    // The plain rules with the implicit linear kernel on X past the caches, two passes over X
+    // instead of four (see step()).
+    bool fusesPasses() const;
+    void fusedStep();
     // K+ W and W^T K+ W (the cached K W, W^T K W unless the split is explicit).
     const Matrix& kPlusW() const { return explicitSplit() ? m_KpW : m_KW; }
     const Matrix& wtKPlusW() const { return explicitSplit() ? m_WtKpW : m_WtKW; }
@@ -107,6 +111,8 @@ protected:
     Matrix m_V;
     Matrix m_KW; // K W for the current W (n x k)
     Matrix m_WtKW; // W^T K W (k x k)
+    Matrix m_XW, m_XV; // X W, X V (m x k) of the implicit kernel's X, kept by the fused step only
+    bool m_xProductsValid = false;
     Matrix m_KpW, m_KmW; // K+ W, K- W (explicit split only)
     Matrix m_WtKpW, m_WtKmW; // W^T K+ W, W^T K- W (explicit split only)
 };

@@ -34,6 +34,7 @@ void Nmf::refreshCache()
 {
     multiplyTransposedSkinny(m_X, m_U, m_XtU); // X^T U, the 2mnk half of the V rule
     m_UtU = skinnyTransposedProduct(m_U, m_U);
+    m_xvValid = false; // V may have changed too (initialization, restore, normalization)
 }
 
 UpdateTerms Nmf::updateTerms(int factor) const
@@ -56,11 +57,45 @@ UpdateTerms Nmf::updateTerms(int factor) const
 
 void Nmf::step()
 {
+    if (fusesPasses(m_X, m_rank)) {
+        fusedStep();
+        return;
+    }
     UpdateTerms t = updateTerms(0);
     multiplicativeUpdate(m_U, t.numerator, t.denominator);
     refreshCache(); // the V rule uses the new U
     t = updateTerms(1);
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
+}
+
+// The same rules as step(), for X past the caches: the V rule's X^T U and the next U rule's X V
+// are computed in one pass over X (transposedUpdateProduct), since V's rule is row by row. X V is
+// kept for the next step. The values are those of step() up to the rounding of the products'
+// summation order: V's rows are updated in blocks, V U^T U block by block.
+void Nmf::fusedStep()
+{
+    if (!m_xvValid)
+        multiplySkinny(m_X, m_V, m_XV);
+    // U <- U o (X V) / (U V^T V)
+    multiplicativeUpdate(m_U, m_XV, skinnyProduct(m_U, skinnyTransposedProduct(m_V, m_V)));
+    m_UtU = skinnyTransposedProduct(m_U, m_U);
+    // V <- V o (X^T U [+ minus]) / (V U^T U [+ plus]), the regularizer at the V before the rule
+    // as in step().
+    const Regularizer r = vRegularizer();
+    const bool minus = r.minus.size() > 0, plus = r.plus.size() > 0;
+    const auto updateRows = [&](Eigen::Index first, Eigen::Index count) {
+        auto V = m_V.middleRows(first, count);
+        Matrix numerator = m_XtU.middleRows(first, count);
+        if (minus)
+            numerator += r.minus.middleRows(first, count);
+        Matrix denominator = V * m_UtU;
+        if (plus)
+            denominator += r.plus.middleRows(first, count);
+        V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
+                .max(kPositiveFloor);
+    };
+    transposedUpdateProduct(m_X, m_U, m_XtU, m_V, updateRows, m_XV);
+    m_xvValid = true;
 }
 
 double Nmf::objective() const

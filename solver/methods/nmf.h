@@ -40,6 +40,7 @@ protected:
     virtual Regularizer vRegularizer() const { return {}; }
     virtual double regularizerObjective() const { return 0; }
     void refreshCache();
+    void fusedStep();
 
     MatrixCRef m_X;
     int m_rank;
@@ -48,6 +49,8 @@ protected:
     Matrix m_U;
     Matrix m_V;
     Matrix m_XtU; // X^T U for the current U (n x k)
+    Matrix m_XV; // X V for the current V (m x k), kept by the fused step only
+    bool m_xvValid = false;
     Matrix m_UtU; // k x k
 };
 

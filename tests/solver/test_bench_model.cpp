@@ -39,6 +39,29 @@ private slots:
         QCOMPARE(formed.bytes, (50.0 + 28 * 10) * 8);
     }
 
+    void fusedStepsReadXLess()
+    {
+        // NMF's fused step reads X once (15 values instead of 30); CF's twice instead of four
+        // times, and forms W^T K W from X W: 2mk^2 = 24 replaces 2nk^2 = 40.
+        CostInputs nmf { "nmf", 3, 5, 2, false, 0, 8 };
+        nmf.fusedPasses = true;
+        QCOMPARE(iterationCost(nmf).flops, 364.0);
+        QCOMPARE(iterationCost(nmf).bytes, (15.0 + 16 * 10 + 12 * 6) * 8);
+        CostInputs cf { "cf", 3, 5, 2, false, 0, 8 };
+        cf.fusedPasses = true;
+        QCOMPARE(iterationCost(cf).flops, 528.0 + 24 - 40);
+        QCOMPARE(iterationCost(cf).bytes, (30.0 + 28 * 10 + 4 * 6) * 8);
+        // Methods without a fused step, and the formed kernel, are refused.
+        for (const char* method : { "cnmf", "lcf", "ccf" }) {
+            CostInputs other { method, 3, 5, 2, false, 0, 8 };
+            other.fusedPasses = true;
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(other));
+        }
+        CostInputs formed { "cf", 6, 5, 2, true, 0, 8 };
+        formed.fusedPasses = true;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(formed));
+    }
+
     void graphAndVariantTerms()
     {
         const CostInputs cf { "cf", 100, 400, 10, false, 3000, 8 };

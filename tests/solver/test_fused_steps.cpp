@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fused passes over X (core/skinny_product.h: transposedUpdateProduct; Nmf::fusedStep,
+// Cf::fusedStep): the kernel against its definition, and each method's fused route against its
+// plain two-pass route from the same start on data past the caches, where the fused one runs.
+#include "core/driver.h"
+#include "core/openmp.h"
+#include "core/random.h"
+#include "core/skinny_product.h"
+#include "methods/registry.h"
+
+#include <QtTest>
+
+using namespace facet;
+using Index = Eigen::Index;
+
+namespace {
+
+double relativeDifference(const Matrix& a, const Matrix& b)
+{
+    return double((a - b).norm() / std::max(b.norm(), Scalar(1e-300)));
+}
+
+// Non-negative data of 17 MB in double: past kPrefetchBytes, so the fused steps run.
+Matrix largeData()
+{
+    Rng rng(21);
+    const Matrix W = rng.uniformMatrix(1030, 6);
+    const Matrix H = rng.uniformMatrix(6, 2101);
+    return W * H + Scalar(0.1) * rng.uniformMatrix(1030, 2101);
+}
+
+} // namespace
+
+class FusedStepsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void kernelMatchesDefinition_data()
+    {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("threads");
+        QTest::newRow("blocks and tails, two threads") << 77 << 1003 << 10 << 2;
+        QTest::newRow("one thread") << 64 << 515 << 7 << 1;
+        QTest::newRow("rank 1") << 130 << 260 << 1 << 2;
+        QTest::newRow("tall and narrow") << 2000 << 45 << 13 << 2;
+    }
+    void kernelMatchesDefinition()
+    {
+        QFETCH(int, m);
+        QFETCH(int, n);
+        QFETCH(int, k);
+        QFETCH(int, threads);
+        const int saved = omp::maxThreads();
+        omp::setThreads(threads);
+        Rng rng(3);
+        const Matrix X = rng.uniformMatrix(m, n);
+        const Matrix U = rng.uniformMatrix(m, k);
+        const Matrix V0 = rng.uniformMatrix(n, k);
+        Matrix V = V0, Q, P;
+        std::vector<int> visits(std::size_t(n), 0);
+        // A row-local rule that needs Q's rows: V <- V + 2 Q.
+        const auto update = [&](Index first, Index count) {
+            V.middleRows(first, count) += Scalar(2) * Q.middleRows(first, count);
+            for (Index i = first; i < first + count; ++i)
+                ++visits[std::size_t(i)];
+        };
+        transposedUpdateProduct(X, U, Q, V, update, P);
+        omp::setThreads(saved);
+        const Matrix Q0 = X.transpose() * U;
+        const Matrix Vnew = V0 + Scalar(2) * Q0;
+        const Matrix P0 = X * Vnew;
+        const double tolerance = 64 * std::numeric_limits<Scalar>::epsilon();
+        QVERIFY2(relativeDifference(Q, Q0) <= tolerance, "Q = X^T U");
+        QVERIFY2(relativeDifference(V, Vnew) <= tolerance, "V's rows updated from Q's");
+        QVERIFY2(relativeDifference(P, P0) <= tolerance, "P = X V with the new V");
+        // Every row handed to the rule exactly once.
+        QVERIFY(std::all_of(visits.begin(), visits.end(), [](int v) { return v == 1; }));
+    }
+
+    void refusesMismatchedShapes()
+    {
+        Rng rng(4);
+        const Matrix X = rng.uniformMatrix(20, 30);
+        const Matrix U = rng.uniformMatrix(20, 3);
+        Matrix V = rng.uniformMatrix(29, 3), Q, P;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+            transposedUpdateProduct(
+                X, U, Q, V, [](Index, Index) {}, P));
+    }
+
+    void methodsFuseOnLargeData_data()
+    {
+        QTest::addColumn<QString>("method");
+        for (const char* method : { "nmf", "gnmf", "cf", "lccf" })
+            QTest::newRow(method) << QString::fromLatin1(method);
+    }
+    void methodsFuseOnLargeData()
+    {
+        // Same start, same rules: the fused route (one or two passes over X per iteration) and
+        // the plain one agree up to the rounding of the products' summation order.
+        QFETCH(QString, method);
+        static const Matrix X = largeData();
+        Matrix Xn = X; // the CF family on unit-norm samples, as facet-cli runs it
+        Xn.colwise().normalize();
+        const Matrix& data = method == u"nmf" || method == u"gnmf" ? X : Xn;
+        MethodOptions o;
+        o.rank = 6;
+        o.knnSearch = KnnSearch::Exact;
+        DriverOptions d;
+        d.maxIter = 12;
+        d.minIter = 12;
+        d.tol = 0;
+        d.seed = 5;
+        QVERIFY(fusesPasses(data, o.rank));
+        MethodContext context; // one graph and kernel for both routes
+        const MethodFactory make = makeMethodFactory(method.toStdString(), data, o, context);
+        const Factorization fused = solve(make, d);
+        setFusedPassesEnabled(false);
+        QVERIFY(!fusesPasses(data, o.rank));
+        const Factorization plain = solve(make, d);
+        setFusedPassesEnabled(true);
+        QCOMPARE(fused.iterations, 12);
+        QCOMPARE(plain.iterations, 12);
+        const double tolerance = 1e-10;
+        QVERIFY2(relativeDifference(fused.V, plain.V) <= tolerance,
+            qPrintable(QString::number(relativeDifference(fused.V, plain.V))));
+        QVERIFY2(relativeDifference(fused.basis, plain.basis) <= tolerance,
+            qPrintable(QString::number(relativeDifference(fused.basis, plain.basis))));
+        for (std::size_t t = 0; t < plain.history.size(); ++t)
+            QVERIFY2(std::abs(fused.history[t] - plain.history[t])
+                    <= tolerance * std::abs(plain.history[t]),
+                qPrintable(QString::number(t)));
+        // The rules still only descend.
+        for (std::size_t t = 1; t < fused.history.size(); ++t)
+            QVERIFY(fused.history[t] <= fused.history[t - 1] * (1 + 1e-9));
+    }
+};
+
+QTEST_APPLESS_MAIN(FusedStepsTest)
+#include "test_fused_steps.moc"
