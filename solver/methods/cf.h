@@ -92,8 +92,9 @@ protected:
     virtual void normalize();
     void refreshCache();
     // The plain rules with the implicit linear kernel on X past the caches, two passes over X
-    // instead of four (see step()).
-    bool fusesPasses() const;
+    // instead of four (see step()). A subclass whose rules are not CF's W rule and CF's V rule
+    // with vRegularizer() evaluated before the new K W (LCF's reads K W) must return false.
+    virtual bool fusesPasses() const;
     void fusedStep();
     // K+ W and W^T K+ W (the cached K W, W^T K W unless the split is explicit).
     const Matrix& kPlusW() const { return explicitSplit() ? m_KpW : m_KW; }

@@ -30,6 +30,9 @@ public:
 
 protected:
     UpdateTerms wTerms() const override;
+    // LCF's W rule has its own terms and its V regularizer reads the new K W: always the plain
+    // route (test_fused_steps compares the routes).
+    bool fusesPasses() const override { return false; }
     Regularizer vRegularizer() const override;
     double regularizerObjective() const override;
 
