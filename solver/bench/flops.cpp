@@ -84,7 +84,7 @@ const std::vector<std::string>& modelledMethods()
 bool hasFusedStep(const std::string& method)
 {
     return method == "nmf" || method == "gnmf" || method == "semignmf" || method == "cf"
-        || method == "lccf";
+        || method == "lccf" || method == "lcf";
 }
 
 bool hasCostModel(const std::string& method)

@@ -25,7 +25,7 @@ struct CostInputs {
     bool fusedPasses = false;
 };
 
-// Whether `method` has a fused step at all (nmf, gnmf, semignmf, cf, lccf); whether it runs is
+// Whether `method` has a fused step at all (nmf, gnmf, semignmf, cf, lccf, lcf); whether it runs is
 // decided by its data (core/skinny_product.h: fusesPasses).
 bool hasFusedStep(const std::string& method);
 

@@ -160,32 +160,42 @@ void Cf::fusedStep()
         multiplySkinny(X, m_V, m_XV);
         multiplySkinny(X, m_W, m_XW);
     }
-    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
+    const Matrix inner = fusedWInner(skinnyTransposedProduct(m_V, m_V));
+    const Scalar scale = fusedKVScale();
     Matrix KV;
     const auto updateW = [&](Eigen::Index first, Eigen::Index count) {
         auto W = m_W.middleRows(first, count);
-        const Matrix denominator = m_KW.middleRows(first, count) * VtV;
-        W = (W.array() * KV.middleRows(first, count).array() / denominator.array().max(kUpdateEps))
-                .max(kPositiveFloor);
+        const Matrix denominator = m_KW.middleRows(first, count) * inner;
+        const auto kv = KV.middleRows(first, count);
+        if (scale == 1)
+            W = (W.array() * kv.array() / denominator.array().max(kUpdateEps)).max(kPositiveFloor);
+        else
+            W = (W.array() * (scale * kv).array() / denominator.array().max(kUpdateEps))
+                    .max(kPositiveFloor);
     };
     transposedUpdateProduct(X, m_XV, KV, m_W, updateW, m_XW);
     m_WtKW = m_XW.transpose() * m_XW;
 
-    const Regularizer r = vRegularizer();
-    const bool minus = r.minus.size() > 0, plus = r.plus.size() > 0;
+    const Regularizer before = regularizerBeforePass() ? vRegularizer() : Regularizer {};
     const auto updateV = [&](Eigen::Index first, Eigen::Index count) {
         auto V = m_V.middleRows(first, count);
         Matrix numerator = m_KW.middleRows(first, count);
-        if (minus)
-            numerator += r.minus.middleRows(first, count);
         Matrix denominator = V * m_WtKW;
-        if (plus)
-            denominator += r.plus.middleRows(first, count);
+        addFusedVRegularizer(first, count, before, numerator, denominator);
         V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
                 .max(kPositiveFloor);
     };
     transposedUpdateProduct(X, m_XW, m_KW, m_V, updateV, m_XV);
     m_xProductsValid = true;
+}
+
+void Cf::addFusedVRegularizer(Eigen::Index first, Eigen::Index count, const Regularizer& before,
+    Matrix& numerator, Matrix& denominator) const
+{
+    if (before.minus.size() > 0)
+        numerator += before.minus.middleRows(first, count);
+    if (before.plus.size() > 0)
+        denominator += before.plus.middleRows(first, count);
 }
 
 double Cf::reconstructionObjective() const

@@ -92,10 +92,19 @@ protected:
     virtual void normalize();
     void refreshCache();
     // The plain rules with the implicit linear kernel on X past the caches, two passes over X
-    // instead of four (see step()). A subclass whose rules are not CF's W rule and CF's V rule
-    // with vRegularizer() evaluated before the new K W (LCF's reads K W) must return false.
+    // instead of four (see step()). A subclass with other rules either describes them through
+    // the hooks below (LCF) or returns false.
     virtual bool fusesPasses() const;
     void fusedStep();
+    // W <- W o (s K V) / ((K W) M): s and M for the fused W rule (CF: 1 and V^T V).
+    virtual Scalar fusedKVScale() const { return 1; }
+    virtual Matrix fusedWInner(const Matrix& VtV) const { return VtV; }
+    // The V rule's regularizer for rows first..first+count, added to the numerator (K W's rows,
+    // K W of the new W) and to the denominator (V W^T K W's rows). `before`: vRegularizer()
+    // evaluated once before the pass (CF: nothing; LCCF: lambda S V, lambda D V of the old V).
+    virtual bool regularizerBeforePass() const { return true; }
+    virtual void addFusedVRegularizer(Eigen::Index first, Eigen::Index count,
+        const Regularizer& before, Matrix& numerator, Matrix& denominator) const;
     // K+ W and W^T K+ W (the cached K W, W^T K W unless the split is explicit).
     const Matrix& kPlusW() const { return explicitSplit() ? m_KpW : m_KW; }
     const Matrix& wtKPlusW() const { return explicitSplit() ? m_WtKpW : m_WtKW; }

@@ -60,6 +60,28 @@ double Lcf::regularizerObjective() const
     return m_lambda * (aTerm - 2.0 * kTerm + bTerm);
 }
 
+Matrix Lcf::fusedWInner(const Matrix& VtV) const
+{
+    Matrix inner = VtV;
+    inner.diagonal() += Scalar(m_lambda) * m_V.colwise().sum().transpose();
+    return inner;
+}
+
+// vRegularizer()'s rows: minus = lambda K W, plus = lambda/2 (a 1^T + 1 b^T), with K W and
+// b = diag(W^T K W) of the new W (already in m_KW's rows and m_WtKW when this is called).
+void Lcf::addFusedVRegularizer(Eigen::Index first, Eigen::Index count, const Regularizer&,
+    Matrix& numerator, Matrix& denominator) const
+{
+    if (m_lambda == 0)
+        return;
+    const Scalar lambda = Scalar(m_lambda);
+    numerator += lambda * m_KW.middleRows(first, count);
+    const auto a = m_gram->diagonal().segment(first, count);
+    const Vector b = m_WtKW.diagonal();
+    denominator += (Scalar(0.5) * lambda)
+        * (a * RowVector::Ones(m_rank) + Vector::Ones(count) * b.transpose());
+}
+
 void Lcf::step()
 {
     Cf::step();

@@ -30,9 +30,13 @@ public:
 
 protected:
     UpdateTerms wTerms() const override;
-    // LCF's W rule has its own terms and its V regularizer reads the new K W: always the plain
-    // route (test_fused_steps compares the routes).
-    bool fusesPasses() const override { return false; }
+    // The fused step (Cf::fusedStep) with LCF's W rule, (1 + lambda) K V over
+    // K W (V^T V + lambda diag(V^T 1)), and its V regularizer from the new K W's rows.
+    Scalar fusedKVScale() const override { return Scalar(1 + m_lambda); }
+    Matrix fusedWInner(const Matrix& VtV) const override;
+    bool regularizerBeforePass() const override { return false; }
+    void addFusedVRegularizer(Eigen::Index first, Eigen::Index count, const Regularizer& before,
+        Matrix& numerator, Matrix& denominator) const override;
     Regularizer vRegularizer() const override;
     double regularizerObjective() const override;
 

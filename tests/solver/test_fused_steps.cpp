@@ -99,9 +99,9 @@ private slots:
     void methodsFuseOnLargeData()
     {
         // Same start, same rules: the fused route (one or two passes over X per iteration) and
-        // the plain one agree up to the rounding of the products' summation order. The methods
-        // without a fused step (lcf, cnmf, ccf) are here too: they must not pick up CF's or
-        // NMF's fused rules (LCF did, through Cf::step, before Lcf opted out).
+        // the plain one agree up to the rounding of the products' summation order. LCF brings its
+        // own rules to the fused step (Cf's hooks); it once ran CF's instead, through Cf::step.
+        // The methods without a fused step (cnmf, ccf) are here too: they must not pick one up.
         QFETCH(QString, method);
         static const Matrix X = largeData();
         Matrix Xn = X; // the CF family on unit-norm samples, as facet-cli runs it
