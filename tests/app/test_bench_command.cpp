@@ -141,40 +141,43 @@ private slots:
     void initReachesBothPrecisions()
     {
         // --init is recorded with the other options and reaches the solver in both precisions:
-        // the k-means start gives other factors than the default random one, and the same ones
-        // in float and double.
+        // in each, the k-means start gives other factors than the default random one. (Not that
+        // the two precisions give the same factors from it: k-means++ on data rounded to float
+        // may seed another centre, which an ASan build of this test showed.)
         QTemporaryDir dir;
-        const QString kmeansDouble = dir.filePath(u"kd.json"_s);
-        const QString kmeansFloat = dir.filePath(u"kf.json"_s);
-        const QString randomDouble = dir.filePath(u"rd.json"_s);
+        const QStringList shortRun
+            = kSmallRun + QStringList { u"--iterations"_s, u"20"_s, u"--no-score"_s };
         const QStringList kmeans { u"--init"_s, u"kmeans"_s };
-        QString log;
-        QCOMPARE(
-            runCliLogged(kSmallRun + kmeans + QStringList { u"--json"_s, kmeansDouble }, &log), 0);
-        QCOMPARE(runCliLogged(kSmallRun + kmeans
-                         + QStringList { u"--precision"_s, u"float"_s, u"--json"_s, kmeansFloat },
-                     &log),
-            0);
-        QCOMPARE(runCliLogged(kSmallRun + QStringList { u"--json"_s, randomDouble }, &log), 0);
-        const QJsonObject kd = readJson(kmeansDouble), kf = readJson(kmeansFloat),
-                          rd = readJson(randomDouble);
+        const QStringList single { u"--precision"_s, u"float"_s };
+        const auto run = [&](const QString& name, const QStringList& extra) {
+            const QString path = dir.filePath(name);
+            QString log;
+            const int code
+                = runCliLogged(shortRun + extra + QStringList { u"--json"_s, path }, &log);
+            if (code != 0)
+                qWarning("%s", qPrintable(log));
+            return code == 0 ? readJson(path) : QJsonObject {};
+        };
+        const QJsonObject kd = run(u"kd.json"_s, kmeans), kf = run(u"kf.json"_s, kmeans + single),
+                          rd = run(u"rd.json"_s, {}), rf = run(u"rf.json"_s, single);
         QCOMPARE(kd[u"options"_s][u"init"_s].toString(), u"kmeans"_s);
         QCOMPARE(kf[u"options"_s][u"init"_s].toString(), u"kmeans"_s);
         QCOMPARE(rd[u"options"_s][u"init"_s].toString(), u"default"_s);
-        QCOMPARE(kd[u"options"_s][u"iterations"_s].toInt(), 150);
+        QCOMPARE(kd[u"options"_s][u"iterations"_s].toInt(), 20);
         QCOMPARE(kd[u"options"_s][u"seed"_s].toInt(), 0);
-        const QJsonArray kdRows = kd[u"rows"_s].toArray(), kfRows = kf[u"rows"_s].toArray(),
-                         rdRows = rd[u"rows"_s].toArray();
-        QCOMPARE(kdRows.size(), 3);
-        QCOMPARE(kfRows.size(), 3);
-        QCOMPARE(rdRows.size(), 3);
-        for (qsizetype i = 0; i < kdRows.size(); ++i) {
-            const QString what = kdRows[i][u"method"_s].toString();
-            const double objective = kdRows[i][u"objective"_s].toDouble();
-            QVERIFY2(objective > 0, qPrintable(what));
-            QVERIFY2(std::abs(objective - kfRows[i][u"objective"_s].toDouble()) <= 1e-3 * objective,
-                qPrintable(what));
-            QVERIFY2(objective != rdRows[i][u"objective"_s].toDouble(), qPrintable(what));
+        for (const auto& [withKmeans, withRandom] :
+            { std::pair { kd, rd }, std::pair { kf, rf } }) {
+            const QJsonArray a = withKmeans[u"rows"_s].toArray(),
+                             b = withRandom[u"rows"_s].toArray();
+            QCOMPARE(a.size(), 3);
+            QCOMPARE(b.size(), 3);
+            for (qsizetype i = 0; i < a.size(); ++i) {
+                const QString what
+                    = a[i][u"method"_s].toString() + u' ' + a[i][u"precision"_s].toString();
+                const double objective = a[i][u"objective"_s].toDouble();
+                QVERIFY2(objective > 0, qPrintable(what));
+                QVERIFY2(objective != b[i][u"objective"_s].toDouble(), qPrintable(what));
+            }
         }
     }
 
