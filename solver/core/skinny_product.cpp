@@ -141,6 +141,16 @@ void columnRange(MatrixCRef X, const Scalar* Mt, Index k, Index j0, Index j1, Ma
         update(std::integral_constant<int, 1> {}, j);
 }
 
+// The threads' m x k partials of an X M product, added in thread order (the same bits for the
+// same thread count).
+Matrix sumInThreadOrder(std::vector<Matrix>& partial)
+{
+    Matrix sum = std::move(partial[0]);
+    for (std::size_t t = 1; t < partial.size(); ++t)
+        sum += partial[t];
+    return sum;
+}
+
 // Q(i..i+A, c0..c0+C) = X(:, i..i+A)^T M(:, c0..c0+C): A * C dot products of length m, each
 // accumulated in a packet and reduced at the end. A = 5 columns of X against groups of C = 5
 // columns of M keep 25 independent accumulators in registers (31 of the 32 vector registers with
@@ -243,9 +253,7 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
         columnRange<8>(X, Mt.data() + j0 * k, k, j0, j1, partial[std::size_t(t)]);
     }
-    out = std::move(partial[0]);
-    for (std::size_t t = 1; t < partial.size(); ++t)
-        out += partial[t];
+    out = sumInThreadOrder(partial);
 }
 
 void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
@@ -315,9 +323,7 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
             columnRange<8>(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
         }
     }
-    P = std::move(partial[0]);
-    for (std::size_t t = 1; t < partial.size(); ++t)
-        P += partial[t];
+    P = sumInThreadOrder(partial);
 }
 
 } // namespace facet

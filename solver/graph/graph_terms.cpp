@@ -12,7 +12,6 @@ namespace {
 using Index = Eigen::Index;
 using Packet = Eigen::internal::packet_traits<Scalar>::type;
 constexpr Index kLanes = Eigen::internal::packet_traits<Scalar>::size;
-using Eigen::internal::padd;
 using Eigen::internal::ploadu;
 using Eigen::internal::pmadd;
 using Eigen::internal::pmul;
