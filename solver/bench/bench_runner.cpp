@@ -142,6 +142,9 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
             // The same test the methods make (the bench's data are >= 0: no general form).
             in.fusedPasses = hasFusedStep(method) && !row.explicitKernel && fusesPasses(X, rank);
             row.fusedPasses = in.fusedPasses;
+            if (method == "cnmf" || method == "ccf")
+                in.labelledSamples = Eigen::Index(std::count_if(params.knownLabels.begin(),
+                    params.knownLabels.end(), [](int label) { return label >= 0; }));
             const IterationCost cost = iterationCost(in);
             row.modelled = true;
             row.flopsPerIteration = cost.flops;

@@ -61,15 +61,18 @@ Terms cfTerms(double m, double n, double k, bool explicitKernel)
     return t;
 }
 
-// The graph term lambda Tr(V^T L V) (methods/lccf.cpp, gnmf.cpp). V rule: D V (nk), S V
-// (2 nnz k), two scalings by lambda (2nk), the sums into P and N (2nk); 16 n x k passes. O
-// (graphRegularizerValue): V^T copied (2 passes), then per stored s_ij the k-vector
-// |v_i - v_j|^2 (3k) and per sample |v_i|^2 (2k). Total 5 nnz k + 7nk, S read twice.
-void addGraphTerm(Terms& t, double n, double k, double nnz, double scalarBytes, double& sparseBytes)
+// The graph term lambda Tr(V^T L V) (methods/lccf.cpp, gnmf.cpp; graph/graph_terms.cpp). V rule:
+// D V (nk), S V (2 nnz k), two scalings by lambda (2nk), the sums into P and N (2nk); 16 n x k
+// passes. O: V^T copied (2 passes), then per stored s_ij the k-vector |v_i - v_j|^2 (3k) and per
+// sample |v_i|^2 (2k). Total 5 nnz k + 7nk, S read twice. On the fused route the objective's
+// gather also yields the next rule's S V and D V (GraphTermCache): S is read once and V^T copied
+// once. (On the plain route the U rule's refresh comes between them, so both gathers run.)
+void addGraphTerm(
+    Terms& t, double n, double k, double nnz, double scalarBytes, bool fused, double& sparseBytes)
 {
     t.flops += 5 * nnz * k + 7 * n * k;
-    t.nk += 18;
-    sparseBytes += 2 * nnz * (scalarBytes + kSparseIndexBytes);
+    t.nk += fused ? 16 : 18;
+    sparseBytes += (fused ? 1 : 2) * nnz * (scalarBytes + kSparseIndexBytes);
 }
 
 } // namespace
@@ -81,24 +84,24 @@ const std::vector<std::string>& modelledMethods()
     return names;
 }
 
-bool hasFusedStep(const std::string& method)
-{
-    return method == "nmf" || method == "gnmf" || method == "semignmf" || method == "cf"
-        || method == "lccf" || method == "lcf";
-}
-
 bool hasCostModel(const std::string& method)
 {
     const auto& names = modelledMethods();
     return std::find(names.begin(), names.end(), method) != names.end();
 }
 
+bool hasFusedStep(const std::string& method)
+{
+    return hasCostModel(method);
+}
+
 IterationCost iterationCost(const CostInputs& in)
 {
     if (!hasCostModel(in.method))
         throw std::invalid_argument("no cost model for method '" + in.method + "'");
-    if (in.m < 1 || in.n < 1 || in.k < 1 || in.scalarBytes < 1 || in.graphNonZeros < 0)
-        throw std::invalid_argument("the cost model needs m, n, k >= 1");
+    if (in.m < 1 || in.n < 1 || in.k < 1 || in.scalarBytes < 1 || in.graphNonZeros < 0
+        || in.labelledSamples < 0 || in.labelledSamples > in.n)
+        throw std::invalid_argument("the cost model needs m, n, k >= 1 and 0 <= l <= n");
     const double m = double(in.m), n = double(in.n), k = double(in.k);
     const double s = double(in.scalarBytes);
     const double nnz = double(in.graphNonZeros);
@@ -121,12 +124,23 @@ IterationCost iterationCost(const CostInputs& in)
             t.flops += 2 * m * k * k - 2 * n * k * k; // W^T K W = (X W)^T (X W)
     }
     if (in.method == "gnmf" || in.method == "semignmf" || in.method == "lccf")
-        addGraphTerm(t, n, k, nnz, s, sparseBytes);
+        addGraphTerm(t, n, k, nnz, s, in.fusedPasses, sparseBytes);
     if (in.method == "cnmf" || in.method == "ccf") {
-        // Z has c + n - l <= n rows: A^T applied to the two parts of the V rule (2nk adds) and
-        // V = A Z gathered again (methods/cnmf.cpp, ccf.cpp): 4 more n x k passes.
-        t.flops += 2 * n * k;
-        t.nk += 4;
+        if (in.fusedPasses) {
+            // Cnmf::step, Ccf::step: the pass updates every row as if unlabelled, then
+            // ConstraintMatrix::finishFusedRule copies V's unlabelled rows into Z (2 n x k
+            // passes; the class rows and the labelled changes are O(lk + ck^2)) and
+            // addColumnsProduct adds X_L dV_L to X V: 2mlk, X's l labelled columns read once.
+            const double l = double(in.labelledSamples);
+            t.flops += 2 * m * l * k;
+            t.nk += 2;
+            bigBytes += m * l * s;
+        } else {
+            // Z has c + n - l <= n rows: A^T applied to the two parts of the V rule (2nk adds)
+            // and V = A Z gathered again (methods/cnmf.cpp, ccf.cpp): 4 more n x k passes.
+            t.flops += 2 * n * k;
+            t.nk += 4;
+        }
     }
     if (in.method == "lcf") {
         // methods/lcf.cpp: diag(V^T 1) and (1 + lambda) K V (2nk), lambda K W and

@@ -23,9 +23,11 @@ struct CostInputs {
     // implicit kernel): X is read once per iteration instead of twice (NMF family), twice instead
     // of four times (CF), and CF forms W^T K W from X W (2mk^2) instead of W and K W (2nk^2).
     bool fusedPasses = false;
+    Eigen::Index labelledSamples = 0; // l, cnmf and ccf: their fused step's correction of X V
 };
 
-// Whether `method` has a fused step at all (nmf, gnmf, semignmf, cf, lccf, lcf); whether it runs is
+// Whether `method` has a fused step at all (nmf, gnmf, semignmf, cnmf, cf, lccf, lcf, ccf): all the
+// modelled methods. Whether it runs is
 // decided by its data (core/skinny_product.h: fusesPasses).
 bool hasFusedStep(const std::string& method);
 

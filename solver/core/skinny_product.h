@@ -4,6 +4,7 @@
 #include "core/types.h"
 
 #include <functional>
+#include <vector>
 
 namespace facet {
 
@@ -44,6 +45,14 @@ void setFusedPassesEnabled(bool enabled);
 // read X from memory once instead of twice. U m x k, V n x k.
 void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V,
     const std::function<void(Eigen::Index first, Eigen::Index count)>& updateRows, Matrix& P);
+
+// P += X(:, columns) D: D has one row per listed column of X (any order, no repeats needed), k
+// columns; P m x k. For the label-constrained fused steps (CNMF, CCF), which correct P = X V for
+// the few labelled samples whose rows change after the pass. The listed columns are gathered in
+// groups of 8 and multiplied with the rank-update kernel; the result is the same for the same
+// thread count.
+void addColumnsProduct(
+    MatrixCRef X, const std::vector<Eigen::Index>& columns, const Matrix& D, Matrix& P);
 
 // The same as values, for the small products of the update rules (U^T U, U (V^T V), ...), where
 // Eigen's per-product thread start-up cost as much as the arithmetic on ORL-sized sets.

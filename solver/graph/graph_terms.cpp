@@ -125,6 +125,33 @@ template <int P> double pairTerm(const Stored& S, const PaddedRows& V, Index i)
     return double(sumOfLanes(acc));
 }
 
+// Both of the above in one gather of the neighbours' rows, with the same arithmetic in the same
+// order (the same bits as the two separate calls): row i of S V into out[0..width), and the
+// pair sum returned.
+template <int P>
+double neighbourSumAndPairs(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+{
+    Packet vi[P], acc[P];
+    for (int p = 0; p < P; ++p) {
+        vi[p] = ploadu<Packet>(V.row(i) + p * kLanes);
+        acc[p] = pset1<Packet>(Scalar(0));
+    }
+    Packet pairs = pset1<Packet>(Scalar(0));
+    for (Index e = S.begin(i); e < S.end(i); ++e) {
+        const Packet w = pset1<Packet>(S.value[e]);
+        const Scalar* vj = V.row(S.index[e]);
+        for (int p = 0; p < P; ++p) {
+            const Packet x = ploadu<Packet>(vj + p * kLanes);
+            acc[p] = pmadd(w, x, acc[p]);
+            const Packet d = psub(vi[p], x);
+            pairs = pmadd(pmul(w, d), d, pairs);
+        }
+    }
+    for (int p = 0; p < P; ++p)
+        pstoreu(out + p * kLanes, acc[p]);
+    return double(sumOfLanes(pairs));
+}
+
 // The same for any width, for ranks past 4 packets.
 void neighbourSumAny(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
 {
@@ -167,6 +194,23 @@ void rowOfSV(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
     }
 }
 
+double rowOfSVAndPairs(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+{
+    switch (V.width / kLanes) {
+    case 1:
+        return neighbourSumAndPairs<1>(S, V, i, out);
+    case 2:
+        return neighbourSumAndPairs<2>(S, V, i, out);
+    case 3:
+        return neighbourSumAndPairs<3>(S, V, i, out);
+    case 4:
+        return neighbourSumAndPairs<4>(S, V, i, out);
+    default:
+        neighbourSumAny(S, V, i, out);
+        return pairTermAny(S, V, i);
+    }
+}
+
 double pairsOfRow(const Stored& S, const PaddedRows& V, Index i)
 {
     switch (V.width / kLanes) {
@@ -181,6 +225,38 @@ double pairsOfRow(const Stored& S, const PaddedRows& V, Index i)
     default:
         return pairTermAny(S, V, i);
     }
+}
+
+// Row i of the gradient parts from row i of S V (`sum`): lambda S V and lambda D V.
+void writeGradientRow(Scalar degree, const Scalar* vi, const Scalar* sum, Scalar lambda, Index i,
+    Matrix& plus, Matrix& minus)
+{
+    for (Index c = 0; c < plus.cols(); ++c) {
+        minus(i, c) = lambda * sum[c];
+        plus(i, c) = lambda * (degree * vi[c]);
+    }
+}
+
+// Sample i's share of Tr(V^T (D - S) V) (see graphQuadraticForm), from its pair sum.
+double shareOfRow(const Graph& graph, const Stored& S, const PaddedRows& V, Index i, double pairs)
+{
+    double rowSum = 0;
+    for (Index e = S.begin(i); e < S.end(i); ++e)
+        rowSum += double(S.value[e]);
+    const Scalar* vi = V.row(i);
+    Scalar norm = 0;
+    for (Index c = 0; c < V.k; ++c)
+        norm += vi[c] * vi[c];
+    return (double(graph.degree(i)) - rowSum) * double(norm) + 0.5 * pairs;
+}
+
+// The shares added in sample order: the same value for any thread count.
+double sumInOrder(const std::vector<double>& share)
+{
+    double value = 0;
+    for (const double s : share)
+        value += s;
+    return value;
 }
 
 } // namespace
@@ -203,12 +279,7 @@ void graphGradientParts(
 #pragma omp for schedule(static)
         for (Index i = 0; i < n; ++i) {
             rowOfSV(S, rows, i, sum.data());
-            const Scalar degree = graph.degree(i);
-            const Scalar* vi = rows.row(i);
-            for (Index c = 0; c < k; ++c) {
-                minus(i, c) = lambda * sum[std::size_t(c)];
-                plus(i, c) = lambda * (degree * vi[c]);
-            }
+            writeGradientRow(graph.degree(i), rows.row(i), sum.data(), lambda, i, plus, minus);
         }
     }
 }
@@ -228,21 +299,63 @@ double graphQuadraticForm(const Graph& graph, const Matrix& V)
     const Stored S(graph.S);
     std::vector<double> share(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static) num_threads(threads)
-    for (Index i = 0; i < n; ++i) {
-        double rowSum = 0;
-        for (Index e = S.begin(i); e < S.end(i); ++e)
-            rowSum += double(S.value[e]);
-        const Scalar* vi = rows.row(i);
-        Scalar norm = 0;
-        for (Index c = 0; c < rows.k; ++c)
-            norm += vi[c] * vi[c];
-        share[std::size_t(i)]
-            = (double(graph.degree(i)) - rowSum) * double(norm) + 0.5 * pairsOfRow(S, rows, i);
+    for (Index i = 0; i < n; ++i)
+        share[std::size_t(i)] = shareOfRow(graph, S, rows, i, pairsOfRow(S, rows, i));
+    return sumInOrder(share);
+}
+
+double graphTermsAndValue(
+    const Graph& graph, const Matrix& V, Scalar lambda, Matrix& plus, Matrix& minus)
+{
+    const Index n = V.rows(), k = V.cols();
+    const int threads = threadsFor(graph, k);
+    const PaddedRows rows(V, threads);
+    const Stored S(graph.S);
+    plus.resize(n, k);
+    minus.resize(n, k);
+    std::vector<double> share(static_cast<std::size_t>(n));
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<Scalar> sum(static_cast<std::size_t>(rows.width));
+#pragma omp for schedule(static)
+        for (Index i = 0; i < n; ++i) {
+            const double pairs = rowOfSVAndPairs(S, rows, i, sum.data());
+            writeGradientRow(graph.degree(i), rows.row(i), sum.data(), lambda, i, plus, minus);
+            share[std::size_t(i)] = shareOfRow(graph, S, rows, i, pairs);
+        }
     }
-    double value = 0;
-    for (const double s : share)
-        value += s;
-    return value;
+    return sumInOrder(share);
+}
+
+double GraphTermCache::value(
+    const Graph& graph, const Matrix& V, Scalar lambda, std::uint64_t version)
+{
+    if (!holds(V, lambda, version)) {
+        m_value = graphTermsAndValue(graph, V, lambda, m_plus, m_minus);
+        m_hasParts = true;
+        m_version = version;
+        m_lambda = lambda;
+        m_rows = V.rows();
+        m_valid = true;
+    }
+    return m_value;
+}
+
+void GraphTermCache::parts(const Graph& graph, const Matrix& V, Scalar lambda,
+    std::uint64_t version, Matrix& plus, Matrix& minus)
+{
+    if (holds(V, lambda, version) && m_hasParts) {
+        plus = std::move(m_plus);
+        minus = std::move(m_minus);
+        m_hasParts = false; // the caller's rule is about to change V
+        return;
+    }
+    graphGradientParts(graph, V, lambda, plus, minus);
+}
+
+bool GraphTermCache::holds(const Matrix& V, Scalar lambda, std::uint64_t version) const
+{
+    return m_valid && m_version == version && m_lambda == lambda && m_rows == V.rows();
 }
 
 } // namespace facet

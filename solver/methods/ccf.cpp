@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/ccf.h"
 
+#include "core/skinny_product.h"
 #include "core/update.h"
 
 #include <stdexcept>
@@ -59,12 +60,23 @@ UpdateTerms Ccf::updateTerms(int factor) const
 
 void Ccf::step()
 {
+    if (fusesPasses()) {
+        // As Cnmf::step: CF's fused passes treat every sample as unlabelled in the V rule; the
+        // labelled classes then take the Z rule from the pass's K W, and X V is corrected for
+        // their rows.
+        fusedStep();
+        const Matrix delta = m_A->finishFusedRule(m_KW, m_WtKW, m_Z, m_V);
+        addColumnsProduct(m_gram->data(), m_A->labelledSamples(), delta, m_XV);
+        ++m_vVersion;
+        return;
+    }
     UpdateTerms t = wTerms(); // CF's W rule at V = A Z
     multiplicativeUpdate(m_W, t.numerator, t.denominator);
     refreshCache(); // the Z rule uses the new W
     t = zTerms();
     multiplicativeUpdate(m_Z, t.numerator, t.denominator);
     m_V = m_A->times(m_Z);
+    ++m_vVersion;
 }
 
 void Ccf::restore(const std::vector<Matrix>& state)

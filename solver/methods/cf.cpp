@@ -48,6 +48,7 @@ void Cf::initializeFrom(Matrix W, Matrix V)
 void Cf::refreshCache()
 {
     m_xProductsValid = false; // W and V may have changed (start, restore, normalization)
+    ++m_vVersion;
     m_KW = m_gram->times(m_W);
     m_WtKW = skinnyTransposedProduct(m_W, m_KW);
     if (explicitSplit()) {
@@ -137,6 +138,7 @@ void Cf::step()
     refreshCache(); // the V rule uses the new W
     t = vTerms();
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
+    ++m_vVersion;
 }
 
 bool Cf::fusesPasses() const
@@ -187,6 +189,7 @@ void Cf::fusedStep()
     };
     transposedUpdateProduct(X, m_XW, m_KW, m_V, updateV, m_XV);
     m_xProductsValid = true;
+    ++m_vVersion;
 }
 
 void Cf::addFusedVRegularizer(Eigen::Index first, Eigen::Index count, const Regularizer& before,

@@ -122,6 +122,9 @@ protected:
     Matrix m_KW; // K W for the current W (n x k)
     Matrix m_WtKW; // W^T K W (k x k)
     Matrix m_XW, m_XV; // X W, X V (m x k) of the implicit kernel's X, kept by the fused step only
+    // Changes whenever V may have changed (refreshCache, the end of a step), for the caches of V's
+    // graph terms (LCCF: GraphTermCache).
+    std::uint64_t m_vVersion = 0;
     bool m_xProductsValid = false;
     Matrix m_KpW, m_KmW; // K+ W, K- W (explicit split only)
     Matrix m_WtKpW, m_WtKmW; // W^T K+ W, W^T K- W (explicit split only)

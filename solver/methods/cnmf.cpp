@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/cnmf.h"
 
+#include "core/skinny_product.h"
 #include "core/update.h"
 
 #include <stdexcept>
@@ -44,12 +45,23 @@ UpdateTerms Cnmf::updateTerms(int factor) const
 
 void Cnmf::step()
 {
+    if (fusesPasses(m_X, m_rank)) {
+        // NMF's fused pass updates every row of V as an unlabelled sample's row of Z (which it
+        // is for those samples) and adds X V; the labelled classes then take the Z rule from the
+        // pass's X^T U, and X V is corrected for their rows (a pass over the l labelled columns).
+        fusedStep();
+        const Matrix delta = m_A->finishFusedRule(m_XtU, m_UtU, m_Z, m_V);
+        addColumnsProduct(m_X, m_A->labelledSamples(), delta, m_XV);
+        ++m_vVersion;
+        return;
+    }
     UpdateTerms t = updateTerms(0);
     multiplicativeUpdate(m_U, t.numerator, t.denominator);
     refreshCache(); // the Z rule uses the new U
     t = updateTerms(1);
     multiplicativeUpdate(m_Z, t.numerator, t.denominator);
     m_V = m_A->times(m_Z);
+    ++m_vVersion;
 }
 
 void Cnmf::restore(const std::vector<Matrix>& state)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/constraint.h"
 
+#include "core/update.h"
+
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -33,6 +35,7 @@ ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::I
         const int label = knownLabels.empty() ? -1 : knownLabels[std::size_t(i)];
         if (label >= 0) {
             m_column[std::size_t(i)] = classColumn.at(label);
+            m_labelledSamples.push_back(i);
             ++m_labelled;
         } else {
             m_column[std::size_t(i)] = m_classes + unlabelled++;
@@ -68,6 +71,37 @@ Matrix ConstraintMatrix::leastSquares(const Matrix& V) const
     if (isIdentity())
         return V;
     return m_diag.cwiseInverse().asDiagonal() * transposeTimes(V);
+}
+
+Matrix ConstraintMatrix::finishFusedRule(
+    const Matrix& G, const Matrix& H, Matrix& Z, Matrix& V) const
+{
+    const Eigen::Index n = rows(), k = V.cols(), c = m_classes;
+    if (G.rows() != n || V.rows() != n || G.cols() != k || Z.rows() != cols() || Z.cols() != k
+        || H.rows() != k || H.cols() != k)
+        throw std::invalid_argument("finishFusedRule: G, V n x k, Z (c + n - l) x k, H k x k");
+    if (c > 0) {
+        // Plain rule: A^T (V H) sums |j| equal rows V_i H = Z_j H; here |j| (Z_j H).
+        Matrix numerator = Matrix::Zero(c, k);
+        for (const Eigen::Index i : m_labelledSamples)
+            numerator.row(m_column[std::size_t(i)]) += G.row(i);
+        const Matrix denominator = m_diag.head(c).asDiagonal() * (Z.topRows(c) * H);
+        Z.topRows(c)
+            = (Z.topRows(c).array() * numerator.array() / denominator.array().max(kUpdateEps))
+                  .max(kPositiveFloor);
+    }
+    for (Eigen::Index j = 0; j < k; ++j)
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (const Eigen::Index column = m_column[std::size_t(i)]; column >= c)
+                Z(column, j) = V(i, j);
+    Matrix delta(m_labelled, k);
+    for (std::size_t t = 0; t < m_labelledSamples.size(); ++t) {
+        const Eigen::Index i = m_labelledSamples[t];
+        const Eigen::Index column = m_column[std::size_t(i)];
+        delta.row(Eigen::Index(t)) = Z.row(column) - V.row(i);
+        V.row(i) = Z.row(column);
+    }
+    return delta;
 }
 
 } // namespace facet

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "graph/graph.h"
+#include "graph/graph_terms.h"
 #include "methods/nmf.h"
 
 #include <memory>
@@ -29,6 +30,7 @@ protected:
 private:
     std::shared_ptr<const Graph> m_graph;
     double m_lambda;
+    mutable GraphTermCache m_terms; // the objective's gather also yields the next rule's parts
 };
 
 // METHODS.md 2.3, SemiGNMF: GNMF on the kNN graph with the known labels written in

@@ -43,13 +43,14 @@ Cf::Regularizer Lccf::vRegularizer() const
         return {};
     const Scalar lambda = Scalar(m_lambda);
     Regularizer r;
-    graphGradientParts(*m_graph, m_V, lambda, r.plus, r.minus);
+    m_terms.parts(*m_graph, m_V, lambda, m_vVersion, r.plus, r.minus);
     return r;
 }
 
 double Lccf::regularizerObjective() const
 {
-    return graphRegularizerValue(*m_graph, m_V, m_lambda);
+    return m_lambda == 0 ? 0
+                         : m_lambda * m_terms.value(*m_graph, m_V, Scalar(m_lambda), m_vVersion);
 }
 
 } // namespace facet

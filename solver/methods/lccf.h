@@ -2,6 +2,7 @@
 #pragma once
 
 #include "graph/graph.h"
+#include "graph/graph_terms.h"
 #include "methods/cf.h"
 
 #include <memory>
@@ -30,6 +31,7 @@ protected:
 private:
     std::shared_ptr<const Graph> m_graph;
     double m_lambda;
+    mutable GraphTermCache m_terms; // the objective's gather also yields the next rule's parts
 };
 
 // Validation shared by the graph-regularized methods: a graph on n samples with n degrees, and a

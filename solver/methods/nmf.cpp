@@ -35,6 +35,7 @@ void Nmf::refreshCache()
     multiplyTransposedSkinny(m_X, m_U, m_XtU); // X^T U, the 2mnk half of the V rule
     m_UtU = skinnyTransposedProduct(m_U, m_U);
     m_xvValid = false; // V may have changed too (initialization, restore, normalization)
+    ++m_vVersion;
 }
 
 UpdateTerms Nmf::updateTerms(int factor) const
@@ -66,6 +67,7 @@ void Nmf::step()
     refreshCache(); // the V rule uses the new U
     t = updateTerms(1);
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
+    ++m_vVersion;
 }
 
 // The same rules as step(), for X past the caches: the V rule's X^T U and the next U rule's X V
@@ -96,6 +98,7 @@ void Nmf::fusedStep()
     };
     transposedUpdateProduct(m_X, m_U, m_XtU, m_V, updateRows, m_XV);
     m_xvValid = true;
+    ++m_vVersion;
 }
 
 double Nmf::objective() const

@@ -4,6 +4,8 @@
 #include "core/method.h"
 #include "methods/initialization.h"
 
+#include <cstdint>
+
 namespace facet {
 
 // METHODS.md 1.1, NMF (Lee & Seung 2001, Frobenius): O = ||X - U V^T||_F^2, U, V >= 0.
@@ -52,6 +54,9 @@ protected:
     Matrix m_XV; // X V for the current V (m x k), kept by the fused step only
     bool m_xvValid = false;
     Matrix m_UtU; // k x k
+    // Changes whenever V may have changed (refreshCache, the end of a step), for the caches of V's
+    // graph terms (GNMF: GraphTermCache).
+    std::uint64_t m_vVersion = 0;
 };
 
 } // namespace facet

@@ -51,12 +51,21 @@ private slots:
         cf.fusedPasses = true;
         QCOMPARE(iterationCost(cf).flops, 528.0 + 24 - 40);
         QCOMPARE(iterationCost(cf).bytes, (30.0 + 28 * 10 + 4 * 6) * 8);
-        // Methods without a fused step, and the formed kernel, are refused.
-        for (const char* method : { "cnmf", "ccf" }) {
-            CostInputs other { method, 3, 5, 2, false, 0, 8 };
-            other.fusedPasses = true;
-            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(other));
-        }
+        // CNMF reads X once like NMF, plus the labelled columns (l = 2 of m = 3 values each) for
+        // the correction X_L dV_L: 2mlk = 24 flops; its finish copies V into Z (2 n x k passes).
+        CostInputs cnmf { "cnmf", 3, 5, 2, false, 0, 8 };
+        cnmf.fusedPasses = true;
+        cnmf.labelledSamples = 2;
+        QCOMPARE(iterationCost(cnmf).flops, 364.0 + 24);
+        QCOMPARE(iterationCost(cnmf).bytes, (15.0 + 6 + 18 * 10 + 12 * 6) * 8);
+        CostInputs ccf { "ccf", 3, 5, 2, false, 0, 8 };
+        ccf.fusedPasses = true;
+        ccf.labelledSamples = 2;
+        QCOMPARE(iterationCost(ccf).flops, 528.0 + 24 - 40 + 24);
+        QCOMPARE(iterationCost(ccf).bytes, (30.0 + 6 + 30 * 10 + 4 * 6) * 8);
+        // More labelled samples than samples, and the formed kernel, are refused.
+        ccf.labelledSamples = 6;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(ccf));
         CostInputs formed { "cf", 6, 5, 2, true, 0, 8 };
         formed.fusedPasses = true;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(formed));
@@ -71,6 +80,13 @@ private slots:
         QCOMPARE(iterationCost(lccf).flops - iterationCost(cf).flops, 5.0 * 3000 * 10 + 7.0 * 4000);
         QCOMPARE(
             iterationCost(lccf).bytes - iterationCost(cf).bytes, 2.0 * 3000 * 16 + 18.0 * 4000 * 8);
+        // Fused, the objective's gather serves the next rule too: S once, V^T copied once.
+        CostInputs cfFused = cf, lccfFused = lccf;
+        cfFused.fusedPasses = lccfFused.fusedPasses = true;
+        QCOMPARE(iterationCost(lccfFused).flops - iterationCost(cfFused).flops,
+            5.0 * 3000 * 10 + 7.0 * 4000);
+        QCOMPARE(iterationCost(lccfFused).bytes - iterationCost(cfFused).bytes,
+            1.0 * 3000 * 16 + 16.0 * 4000 * 8);
         CostInputs gnmf = lccf, nmf = cf;
         gnmf.method = "gnmf";
         nmf.method = "nmf";

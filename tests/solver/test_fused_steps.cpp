@@ -101,7 +101,9 @@ private slots:
         // Same start, same rules: the fused route (one or two passes over X per iteration) and
         // the plain one agree up to the rounding of the products' summation order. LCF brings its
         // own rules to the fused step (Cf's hooks); it once ran CF's instead, through Cf::step.
-        // The methods without a fused step (cnmf, ccf) are here too: they must not pick one up.
+        // CNMF and CCF finish their labelled classes after the pass (ConstraintMatrix::
+        // finishFusedRule) and correct X V for those rows: a tenth of the samples is labelled,
+        // in classes of unequal sizes, scattered over X's column blocks.
         QFETCH(QString, method);
         static const Matrix X = largeData();
         Matrix Xn = X; // the CF family on unit-norm samples, as facet-cli runs it
@@ -111,6 +113,11 @@ private slots:
         MethodOptions o;
         o.rank = 6;
         o.knnSearch = KnnSearch::Exact;
+        if (method == u"cnmf" || method == u"ccf" || method == u"semignmf") {
+            o.knownLabels.assign(std::size_t(data.cols()), -1);
+            for (Index j = 0; j < data.cols(); j += 10)
+                o.knownLabels[std::size_t(j)] = int((j / 10) % 7 % 5); // classes 0, 1 twice as big
+        }
         DriverOptions d;
         d.maxIter = 12;
         d.minIter = 12;
@@ -138,6 +145,83 @@ private slots:
         // The rules still only descend.
         for (std::size_t t = 1; t < fused.history.size(); ++t)
             QVERIFY(fused.history[t] <= fused.history[t - 1] * (1 + 1e-9));
+        // A labelled class's samples share one row of V.
+        for (std::size_t i = 0; i < o.knownLabels.size(); ++i)
+            for (std::size_t j = i + 1; j < o.knownLabels.size() && method != u"semignmf"; ++j)
+                if (o.knownLabels[i] >= 0 && o.knownLabels[i] == o.knownLabels[j])
+                    QCOMPARE(fused.V.row(Index(i)), fused.V.row(Index(j)));
+    }
+
+    void graphTermsCachedOnlyForTheirV_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<bool>("large");
+        for (const char* method : { "gnmf", "semignmf", "lccf" }) {
+            QTest::addRow("%s, fused", method) << QString::fromLatin1(method) << true;
+            QTest::addRow("%s, plain", method) << QString::fromLatin1(method) << false;
+        }
+    }
+    void graphTermsCachedOnlyForTheirV()
+    {
+        // GNMF and LCCF keep the objective's graph gather for the next V rule
+        // (GraphTermCache). A twin method restored to the same state before every call has
+        // nothing cached and computes each term afresh: both must give the same objectives and
+        // factors step after step.
+        QFETCH(QString, method);
+        QFETCH(bool, large);
+        static const Matrix X = largeData();
+        Matrix data = large ? X : Matrix(X.topLeftCorner(200, 300));
+        if (!method.endsWith(u"nmf"))
+            data.colwise().normalize();
+        MethodOptions o;
+        o.rank = 5;
+        o.knnSearch = KnnSearch::Exact;
+        if (method == u"semignmf") {
+            o.knownLabels.assign(std::size_t(data.cols()), -1);
+            for (Index j = 0; j < data.cols(); j += 10)
+                o.knownLabels[std::size_t(j)] = int((j / 10) % 4);
+        }
+        QCOMPARE(fusesPasses(data, o.rank), large);
+        const MethodFactory make
+            = makeMethodFactory(method.toStdString(), data, o, MethodContext {});
+        const std::unique_ptr<Method> cached = make(), fresh = make();
+        Rng rngA(9), rngB(9);
+        cached->initialize(rngA);
+        fresh->initialize(rngB);
+        for (int t = 0; t < 6; ++t) {
+            cached->step();
+            const double a = cached->objective();
+            fresh->restore(fresh->state());
+            fresh->step();
+            fresh->restore(fresh->state());
+            const double b = fresh->objective();
+            QVERIFY2(std::abs(a - b) <= 1e-10 * std::abs(b),
+                qPrintable(QStringLiteral("step %1: %2 against %3")
+                               .arg(t)
+                               .arg(a, 0, 'g', 17)
+                               .arg(b, 0, 'g', 17)));
+            const auto sa = cached->state(), sb = fresh->state();
+            for (std::size_t f = 0; f < sa.size(); ++f)
+                QVERIFY(relativeDifference(sa[f], sb[f]) <= 1e-10);
+        }
+    }
+
+    void addColumnsProductMatchesDefinition()
+    {
+        Rng rng(8);
+        const Matrix X = rng.uniformMatrix(301, 90);
+        const std::vector<Index> columns { 3, 88, 4, 17, 50, 51, 52, 53, 54, 55, 1, 0, 70 };
+        const Matrix D = rng.uniformMatrix(Index(columns.size()), 7);
+        Matrix P = rng.uniformMatrix(301, 7);
+        Matrix expected = P;
+        for (std::size_t t = 0; t < columns.size(); ++t)
+            expected += X.col(columns[t]) * D.row(Index(t));
+        addColumnsProduct(X, columns, D, P);
+        QVERIFY(relativeDifference(P, expected) <= 64 * std::numeric_limits<Scalar>::epsilon());
+        const Matrix before = P;
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, addColumnsProduct(X, { 3, 90 }, rng.uniformMatrix(2, 7), P));
+        QCOMPARE(P, before); // nothing added on refusal
     }
 };
 

@@ -87,6 +87,13 @@ private slots:
             QVERIFY2((minus - minus0).norm() <= tolerance * minus0.norm(),
                 qPrintable(QString::number(k)));
 
+            // One gather for both: the same bits as the two functions.
+            Matrix plusBoth, minusBoth;
+            const double both = graphTermsAndValue(graph, V, lambda, plusBoth, minusBoth);
+            QVERIFY(plusBoth == plus);
+            QVERIFY(minusBoth == minus);
+            QCOMPARE(both, graphQuadraticForm(graph, V));
+
             const long double reference = referenceQuadraticForm(graph, V);
             const double value = graphQuadraticForm(graph, V);
             QVERIFY2(value >= 0, qPrintable(QString::number(k)));
@@ -120,6 +127,35 @@ private slots:
         QVERIFY(plus1 == plus2);
         QVERIFY(minus1 == minus2);
         QCOMPARE(value1, value2);
+    }
+
+    void cacheServesOnlyItsVersion()
+    {
+        // The objective's gather leaves the parts for the next rule, once, and only for the same
+        // version of V; a new version (V changed) is computed afresh.
+        const Graph graph = sampleGraph(800, 9);
+        Rng rng(17);
+        Matrix V = rng.uniformMatrix(800, 6);
+        GraphTermCache cache;
+        const double value = cache.value(graph, V, Scalar(2), 1);
+        QCOMPARE(value, graphQuadraticForm(graph, V));
+        Matrix plus, minus, plus0, minus0;
+        graphGradientParts(graph, V, Scalar(2), plus0, minus0);
+        cache.parts(graph, V, Scalar(2), 1, plus, minus);
+        QVERIFY(plus == plus0 && minus == minus0);
+        cache.parts(graph, V, Scalar(2), 1, plus, minus); // taken once: computed again
+        QVERIFY(plus == plus0 && minus == minus0);
+        // Another lambda at the same version is not served from the cache.
+        QCOMPARE(cache.value(graph, V, Scalar(2), 1), value);
+        cache.parts(graph, V, Scalar(5), 1, plus, minus);
+        graphGradientParts(graph, V, Scalar(5), plus0, minus0);
+        QVERIFY(plus == plus0 && minus == minus0);
+        // V changes with its version: neither the value nor the parts are stale.
+        V *= Scalar(0.5);
+        QCOMPARE(cache.value(graph, V, Scalar(2), 2), graphQuadraticForm(graph, V));
+        graphGradientParts(graph, V, Scalar(2), plus0, minus0);
+        cache.parts(graph, V, Scalar(2), 2, plus, minus);
+        QVERIFY(plus == plus0 && minus == minus0);
     }
 
     void constantRowsGiveZero()
