@@ -86,9 +86,12 @@ Result<bool> readBenchOptions(const QCommandLineParser& p, CliOptions& o)
         return Error { u"--datasets expects a list such as orl,coil20,gen:20000x784"_s };
     b.run.methods.clear();
     for (const QString& method : listValue(p.value(u"methods"_s).toLower())) {
-        if (!findMethod(method.toStdString()))
-            return Error { u"unknown method '%1' (see: facet-cli help)"_s.arg(method) };
-        b.run.methods.push_back(method.toStdString());
+        try {
+            b.run.methods.push_back(parseBenchMethod(method.toStdString()).label());
+        } catch (const std::invalid_argument& e) {
+            return Error { u"--methods: %1 (see: facet-cli help bench)"_s.arg(
+                QString::fromStdString(e.what())) };
+        }
     }
     for (const QString& rank : listValue(p.value(u"ranks"_s))) {
         bool ok = false;
@@ -145,7 +148,9 @@ QString benchUsage()
            "                       ../shared/data), gen:NxM (n samples, m features, generated),\n"
            "                       or a dataset path (default: orl,yale,coil20,mnist,\n"
            "                       gen:20000x784,gen:70000x1024)\n"
-           "  --methods LIST       (nmf,gnmf,cnmf,cf,lccf,lcf,ccf)\n"
+           "  --methods LIST       (nmf,gnmf,cnmf,cf,lccf,lcf,ccf); an entry may add variants:\n"
+           "                       +gaussian or +polynomial (a formed kernel, CF family) and\n"
+           "                       +ncw (nmf, cf, lccf), e.g. cf+gaussian,lccf+ncw\n"
            "  --ranks LIST         (default: each dataset's number of classes)\n"
            "  --precision P        double (default) or float (runs facet-bench-float)\n"
            "  --iterations N       timed iterations per repeat (50), --repeats R (3),\n"

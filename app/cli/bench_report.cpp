@@ -9,6 +9,8 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -207,8 +209,12 @@ QString peaksLine(const MachinePeaks& p, const QString& precision)
 
 QString benchTable(const std::vector<BenchRow>& rows)
 {
+    // The method column fits the longest entry ("lccf+gaussian+ncw" with its variants).
+    int methodWidth = 8;
+    for (const BenchRow& r : rows)
+        methodWidth = std::max(methodWidth, int(r.method.size()));
     QString table = u"%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11\n"_s.arg(u"dataset"_s, -14)
-                        .arg(u"method"_s, -8)
+                        .arg(u"method"_s, -methodWidth)
                         .arg(u"prec"_s, -6)
                         .arg(u"k"_s, 3)
                         .arg(u"ms/iter"_s, 9)
@@ -222,14 +228,14 @@ QString benchTable(const std::vector<BenchRow>& rows)
         const QString name = QString::fromStdString(r.dataset);
         if (!r.error.empty()) {
             table += u"%1 %2 %3 %4 error: %5\n"_s.arg(name, -14)
-                         .arg(QString::fromStdString(r.method), -8)
+                         .arg(QString::fromStdString(r.method), -methodWidth)
                          .arg(QString::fromStdString(r.precision), -6)
                          .arg(r.rank, 3)
                          .arg(QString::fromStdString(r.error));
             continue;
         }
         table += u"%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11\n"_s.arg(name, -14)
-                     .arg(QString::fromStdString(r.method), -8)
+                     .arg(QString::fromStdString(r.method), -methodWidth)
                      .arg(QString::fromStdString(r.precision), -6)
                      .arg(r.rank, 3)
                      .arg(fixed(r.msPerIteration, 3), 9)

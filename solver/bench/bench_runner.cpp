@@ -79,12 +79,12 @@ double timedSolve(const MethodFactory& make, int iterations, std::uint64_t seed,
 }
 
 BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& labels,
-    const std::string& method, int rank, const BenchOptions& options, const MachinePeaks& peaks,
+    const std::string& entry, int rank, const BenchOptions& options, const MachinePeaks& peaks,
     Prepared& prepared, const BenchHooks& hooks)
 {
     BenchRow row;
     row.dataset = name;
-    row.method = method;
+    row.method = entry;
     row.precision = std::is_same_v<Scalar, float> ? "float" : "double";
     row.rank = rank;
     row.m = X.rows();
@@ -94,8 +94,13 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
     if (hooks.resetPeakMemory)
         hooks.resetPeakMemory();
     try {
+        const BenchMethod variant = parseBenchMethod(entry);
+        const std::string& method = variant.name;
+        row.method = variant.label();
         MethodOptions params;
         params.rank = rank;
+        params.kernel = variant.kernel;
+        params.ncw = variant.ncw;
         params.knnSearch = options.knn;
         if (options.init) {
             params.init = *options.init;
@@ -123,7 +128,10 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
             prepared.context.gram = Gram::linear(X);
         const MethodFactory make = makeMethodFactory(method, X, params, prepared.context);
         row.setupSeconds = secondsSince(setupStart) + row.graphSeconds;
-        row.explicitKernel = cfFamily && prepared.context.gram->isExplicit();
+        // A non-linear kernel is always formed (methods/kernels.cpp); NCW's weighted linear one
+        // is formed when X's is (the same shapes).
+        row.explicitKernel = cfFamily
+            && (variant.kernel != KernelKind::Linear || prepared.context.gram->isExplicit());
 
         Factorization f;
         if (options.warmupIterations > 0)
@@ -139,8 +147,11 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         if (hasCostModel(method)) {
             CostInputs in { method, X.rows(), X.cols(), rank, row.explicitKernel, row.graphNonZeros,
                 int(sizeof(Scalar)) };
-            // The same test the methods make (the bench's data are >= 0: no general form).
-            in.fusedPasses = hasFusedStep(method) && !row.explicitKernel && fusesPasses(X, rank);
+            // The same test the methods make (the bench's data are >= 0: no general form) on
+            // the operand the passes read, X or the formed K.
+            in.fusedPasses = hasFusedStep(method)
+                && (row.explicitKernel ? fusesPasses(X.cols(), X.cols(), rank)
+                                       : fusesPasses(X, rank));
             row.fusedPasses = in.fusedPasses;
             if (method == "cnmf" || method == "ccf")
                 in.labelledSamples = Eigen::Index(std::count_if(params.knownLabels.begin(),
@@ -172,6 +183,51 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
 
 } // namespace
 
+std::string BenchMethod::label() const
+{
+    std::string out = name;
+    if (kernel == KernelKind::Gaussian)
+        out += "+gaussian";
+    else if (kernel == KernelKind::Polynomial)
+        out += "+polynomial";
+    if (ncw)
+        out += "+ncw";
+    return out;
+}
+
+BenchMethod parseBenchMethod(const std::string& entry)
+{
+    BenchMethod parsed;
+    std::size_t at = entry.find('+');
+    parsed.name = entry.substr(0, at);
+    const MethodInfo* info = findMethod(parsed.name);
+    if (!info)
+        throw std::invalid_argument("unknown method '" + parsed.name + "'");
+    while (at != std::string::npos) {
+        const std::size_t next = entry.find('+', at + 1);
+        const std::string variant
+            = entry.substr(at + 1, next == std::string::npos ? next : next - at - 1);
+        at = next;
+        if (variant == "ncw") {
+            if (parsed.name != "nmf" && parsed.name != "cf" && parsed.name != "lccf")
+                throw std::invalid_argument(
+                    "'" + entry + "': the NCW weighting applies to nmf, cf and lccf only");
+            parsed.ncw = true;
+        } else if (variant == "gaussian" || variant == "polynomial") {
+            if (!info->cfFamily)
+                throw std::invalid_argument("'" + entry + "': " + parsed.name
+                    + " factors X itself; kernels apply to the CF family (cf, lccf, lcf, ccf)");
+            if (parsed.kernel != KernelKind::Linear)
+                throw std::invalid_argument("'" + entry + "': one kernel per entry");
+            parsed.kernel = variant == "gaussian" ? KernelKind::Gaussian : KernelKind::Polynomial;
+        } else {
+            throw std::invalid_argument("'" + entry + "': unknown variant '+" + variant
+                + "' (known: +ncw, +gaussian, +polynomial)");
+        }
+    }
+    return parsed;
+}
+
 int defaultRank(const std::vector<int>& labels)
 {
     const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
@@ -201,7 +257,9 @@ std::vector<BenchRow> benchDataset(const std::string& name, Matrix& X,
         Prepared prepared;
         bool normalized = false;
         for (const std::string& method : options.methods) {
-            const MethodInfo* info = findMethod(method);
+            // The entry's method without its variants; an unknown one runs (and reports its
+            // error) in the first pass.
+            const MethodInfo* info = findMethod(method.substr(0, method.find('+')));
             if ((info && info->cfFamily) != cfPass)
                 continue;
             if (cfPass && !normalized) {

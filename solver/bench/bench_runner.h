@@ -13,6 +13,19 @@
 
 namespace facet {
 
+// A --methods entry: a method name, optionally with variants (METHODS.md 1.7): "+ncw", the
+// normalized-cut weighting (nmf, cf, lccf), and "+gaussian" or "+polynomial", a formed kernel K
+// with the method's default parameters (the CF family), e.g. "cf+gaussian", "lccf+ncw". The row's
+// method is the entry as written in this canonical order (name, kernel, ncw).
+struct BenchMethod {
+    std::string name;
+    KernelKind kernel = KernelKind::Linear;
+    bool ncw = false;
+    std::string label() const;
+};
+// Throws std::invalid_argument for an unknown method or variant, or one the method does not take.
+BenchMethod parseBenchMethod(const std::string& entry);
+
 // What `facet-cli bench` runs on each dataset.
 struct BenchOptions {
     std::vector<std::string> methods { "nmf", "gnmf", "cnmf", "cf", "lccf", "lcf", "ccf" };

@@ -108,7 +108,7 @@ IterationCost iterationCost(const CostInputs& in)
     const bool nmfFamily = in.method == "nmf" || in.method == "gnmf" || in.method == "semignmf"
         || in.method == "cnmf";
 
-    if (in.fusedPasses && (!hasFusedStep(in.method) || in.explicitKernel))
+    if (in.fusedPasses && (!hasFusedStep(in.method) || (nmfFamily && in.explicitKernel)))
         throw std::invalid_argument("method '" + in.method + "' has no fused step here");
 
     Terms t;
@@ -119,8 +119,10 @@ IterationCost iterationCost(const CostInputs& in)
         bigBytes = (in.fusedPasses ? 1 : 2) * m * n * s;
     } else {
         t = cfTerms(m, n, k, in.explicitKernel);
-        bigBytes = in.explicitKernel ? 2 * n * n * s : (in.fusedPasses ? 2 : 4) * m * n * s;
-        if (in.fusedPasses)
+        const double passes
+            = in.explicitKernel ? (in.fusedPasses ? 1 : 2) : (in.fusedPasses ? 2 : 4);
+        bigBytes = passes * (in.explicitKernel ? n * n : m * n) * s;
+        if (in.fusedPasses && !in.explicitKernel)
             t.flops += 2 * m * k * k - 2 * n * k * k; // W^T K W = (X W)^T (X W)
     }
     if (in.method == "gnmf" || in.method == "semignmf" || in.method == "lccf")
@@ -131,7 +133,8 @@ IterationCost iterationCost(const CostInputs& in)
             // ConstraintMatrix::finishFusedRule copies V's unlabelled rows into Z (2 n x k
             // passes; the class rows and the labelled changes are O(lk + ck^2)) and
             // addColumnsProduct adds X_L dV_L to X V: 2mlk, X's l labelled columns read once.
-            const double l = double(in.labelledSamples);
+            // (With a formed K there is no X V to correct.)
+            const double l = in.explicitKernel ? 0 : double(in.labelledSamples);
             t.flops += 2 * m * l * k;
             t.nk += 2;
             bigBytes += m * l * s;

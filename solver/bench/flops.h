@@ -19,9 +19,10 @@ struct CostInputs {
     bool explicitKernel = false; // CF family: K (n x n) is formed (Gram::isExplicit, n <= m)
     Eigen::Index graphNonZeros = 0; // nnz(S), graph-regularized methods
     int scalarBytes = 8; // sizeof(Scalar)
-    // The method ran its fused step (Nmf::fusedStep, Cf::fusedStep: X past the caches, linear
-    // implicit kernel): X is read once per iteration instead of twice (NMF family), twice instead
-    // of four times (CF), and CF forms W^T K W from X W (2mk^2) instead of W and K W (2nk^2).
+    // The method ran its fused step (Nmf::fusedStep, Cf::fusedStep: X or a formed K past the
+    // caches): X is read once per iteration instead of twice (NMF family), twice instead of four
+    // times (CF), and CF forms W^T K W from X W (2mk^2) instead of W and K W (2nk^2); a formed K
+    // is read once instead of twice.
     bool fusedPasses = false;
     Eigen::Index labelledSamples = 0; // l, cnmf and ccf: their fused step's correction of X V
 };

@@ -286,8 +286,13 @@ void setFusedPassesEnabled(bool enabled)
 
 bool fusesPasses(MatrixCRef X, Index k)
 {
-    return fusedPassesEnabled.load() && useKernels(X.rows(), X.cols(), k)
-        && double(X.rows()) * double(X.cols()) * sizeof(Scalar) >= kPrefetchBytes;
+    return fusesPasses(X.rows(), X.cols(), k);
+}
+
+bool fusesPasses(Index rows, Index cols, Index k)
+{
+    return fusedPassesEnabled.load() && useKernels(rows, cols, k)
+        && double(rows) * double(cols) * sizeof(Scalar) >= kPrefetchBytes;
 }
 
 void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V,

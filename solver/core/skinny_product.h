@@ -32,6 +32,8 @@ void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 // more), where each pass over it comes from memory; always false while fused passes are
 // disabled.
 bool fusesPasses(MatrixCRef X, Eigen::Index k);
+// The same decision from the shape alone (the benchmark's cost model, for a K it does not hold).
+bool fusesPasses(Eigen::Index rows, Eigen::Index cols, Eigen::Index k);
 // On by default. Off: the methods take their plain two-pass route at any size (tests compare the
 // routes; a process-wide switch, meant to be set before solving).
 void setFusedPassesEnabled(bool enabled);

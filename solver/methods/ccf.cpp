@@ -66,7 +66,8 @@ void Ccf::step()
         // their rows.
         fusedStep();
         const Matrix delta = m_A->finishFusedRule(m_KW, m_WtKW, m_Z, m_V);
-        addColumnsProduct(m_gram->data(), m_A->labelledSamples(), delta, m_XV);
+        if (!m_gram->isExplicit()) // a formed K keeps no X V: the next pass starts from V
+            addColumnsProduct(m_gram->data(), m_A->labelledSamples(), delta, m_XV);
         ++m_vVersion;
         return;
     }

@@ -143,8 +143,10 @@ void Cf::step()
 
 bool Cf::fusesPasses() const
 {
-    return !usesGeneralForm() && !explicitSplit() && !m_gram->isExplicit()
-        && facet::fusesPasses(m_gram->data(), m_rank);
+    if (usesGeneralForm() || explicitSplit())
+        return false;
+    return m_gram->isExplicit() ? facet::fusesPasses(m_gram->matrix(), m_rank)
+                                : facet::fusesPasses(m_gram->data(), m_rank);
 }
 
 // The plain rules of step() with K = X^T X implicit, in two passes over X instead of four. Both
@@ -154,13 +156,17 @@ bool Cf::fusesPasses() const
 //   W^T K W = (X W)^T (X W), without another pass.
 //   pass 2: K W = X^T (X W); V <- V o (K W + R.minus) / (V W^T K W + R.plus), the regularizer at
 //           the old V as in step(); X V, kept for the next step's pass 1.
+// With K formed (a non-linear kernel, NCW's, or the linear one when n <= m) and past the caches,
+// one pass over K instead of two: K is symmetric, so the W rule's K V = K^T V is computed block
+// by block with the W rule on those rows, and K W of the new W accumulates in the same pass; the
+// V rule then needs no product with K.
 // The values are step()'s up to the rounding of the products' summation order.
 void Cf::fusedStep()
 {
-    const auto X = m_gram->data();
-    if (!m_xProductsValid) {
-        multiplySkinny(X, m_V, m_XV);
-        multiplySkinny(X, m_W, m_XW);
+    const bool formed = m_gram->isExplicit();
+    if (!formed && !m_xProductsValid) {
+        multiplySkinny(m_gram->data(), m_V, m_XV);
+        multiplySkinny(m_gram->data(), m_W, m_XW);
     }
     const Matrix inner = fusedWInner(skinnyTransposedProduct(m_V, m_V));
     const Scalar scale = fusedKVScale();
@@ -175,8 +181,15 @@ void Cf::fusedStep()
             W = (W.array() * (scale * kv).array() / denominator.array().max(kUpdateEps))
                     .max(kPositiveFloor);
     };
-    transposedUpdateProduct(X, m_XV, KV, m_W, updateW, m_XW);
-    m_WtKW = m_XW.transpose() * m_XW;
+    if (formed) {
+        Matrix KW; // not into m_KW: updateW reads the old K W's rows during the pass
+        transposedUpdateProduct(m_gram->matrix(), m_V, KV, m_W, updateW, KW);
+        m_KW = std::move(KW);
+        m_WtKW = skinnyTransposedProduct(m_W, m_KW);
+    } else {
+        transposedUpdateProduct(m_gram->data(), m_XV, KV, m_W, updateW, m_XW);
+        m_WtKW = m_XW.transpose() * m_XW;
+    }
 
     const Regularizer before = regularizerBeforePass() ? vRegularizer() : Regularizer {};
     const auto updateV = [&](Eigen::Index first, Eigen::Index count) {
@@ -187,8 +200,12 @@ void Cf::fusedStep()
         V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
                 .max(kPositiveFloor);
     };
-    transposedUpdateProduct(X, m_XW, m_KW, m_V, updateV, m_XV);
-    m_xProductsValid = true;
+    if (formed) {
+        updateV(0, m_V.rows());
+    } else {
+        transposedUpdateProduct(m_gram->data(), m_XW, m_KW, m_V, updateV, m_XV);
+        m_xProductsValid = true;
+    }
     ++m_vVersion;
 }
 
@@ -225,6 +242,18 @@ void Cf::restore(const std::vector<Matrix>& state)
 void Cf::finalize()
 {
     normalize();
+}
+
+std::vector<std::string> Cf::notes() const
+{
+    std::vector<std::string> out = m_settings.notes;
+    if (fusesPasses())
+        out.push_back(m_gram->isExplicit()
+                ? "fused passes: the formed K is read once per iteration (K V, the W rule and K W "
+                  "in one pass)"
+                : "fused passes: X is read twice per iteration (each K product, a rule and the "
+                  "next X product in one pass)");
+    return out;
 }
 
 void Cf::exportTo(Factorization& out) const

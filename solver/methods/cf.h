@@ -52,7 +52,8 @@ public:
     void restore(const std::vector<Matrix>& state) override;
     void finalize() override;
     void exportTo(Factorization& out) const override;
-    std::vector<std::string> notes() const override { return m_settings.notes; }
+    // The settings' notes, and "fused passes: ..." when step() takes that route.
+    std::vector<std::string> notes() const override;
 
     const Matrix& W() const { return m_W; }
     const Matrix& V() const { return m_V; }
@@ -91,9 +92,9 @@ protected:
     // With d = diag(W^T K W): W <- W d^(-1/2), V <- V d^(1/2) (METHODS.md 1.2).
     virtual void normalize();
     void refreshCache();
-    // The plain rules with the implicit linear kernel on X past the caches, two passes over X
-    // instead of four (see step()). A subclass with other rules either describes them through
-    // the hooks below (LCF) or returns false.
+    // The plain rules on X (implicit linear kernel) or a formed K past the caches: two passes over
+    // X instead of four, or one over K instead of two (see fusedStep()). A subclass with other
+    // rules either describes them through the hooks below (LCF) or returns false.
     virtual bool fusesPasses() const;
     void fusedStep();
     // W <- W o (s K V) / ((K W) M): s and M for the fused W rule (CF: 1 and V^T V).

@@ -124,6 +124,13 @@ void Nmf::finalize()
     refreshCache();
 }
 
+std::vector<std::string> Nmf::notes() const
+{
+    if (!fusesPasses(m_X, m_rank))
+        return {};
+    return { "fused passes: X is read once per iteration (X^T U, the V rule and X V in one pass)" };
+}
+
 void Nmf::exportTo(Factorization& out) const
 {
     out.basis = m_U;

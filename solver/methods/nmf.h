@@ -29,6 +29,8 @@ public:
     void restore(const std::vector<Matrix>& state) override;
     void finalize() override;
     void exportTo(Factorization& out) const override;
+    // "fused passes: ..." when X is past the caches (the route step() takes).
+    std::vector<std::string> notes() const override;
 
     const Matrix& U() const { return m_U; }
     const Matrix& V() const { return m_V; }

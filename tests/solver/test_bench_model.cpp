@@ -63,12 +63,25 @@ private slots:
         ccf.labelledSamples = 2;
         QCOMPARE(iterationCost(ccf).flops, 528.0 + 24 - 40 + 24);
         QCOMPARE(iterationCost(ccf).bytes, (30.0 + 6 + 30 * 10 + 4 * 6) * 8);
-        // More labelled samples than samples, and the formed kernel, are refused.
+        // More labelled samples than samples are refused.
         ccf.labelledSamples = 6;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(ccf));
+        // A formed K (5 x 5) is read once instead of twice; the flops stay those of the plain
+        // rules (K W V^T V and W^T K W from K W), and CCF has no X V to correct.
         CostInputs formed { "cf", 6, 5, 2, true, 0, 8 };
+        const IterationCost twoPasses = iterationCost(formed);
         formed.fusedPasses = true;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(formed));
+        QCOMPARE(iterationCost(formed).flops, twoPasses.flops);
+        QCOMPARE(twoPasses.bytes - iterationCost(formed).bytes, 25.0 * 8);
+        formed.method = "ccf";
+        formed.labelledSamples = 2;
+        const double ccfFormed = iterationCost(formed).flops;
+        formed.labelledSamples = 0;
+        QCOMPARE(iterationCost(formed).flops, ccfFormed);
+        // The NMF family has no formed kernel.
+        CostInputs nmfFormed { "nmf", 6, 5, 2, true, 0, 8 };
+        nmfFormed.fusedPasses = true;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(nmfFormed));
     }
 
     void graphAndVariantTerms()
