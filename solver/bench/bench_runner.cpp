@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/bench_runner.h"
 
+#include "cluster/kmeans.h"
 #include "core/driver.h"
 #include "core/skinny_product.h"
 #include "experiment/labeled_subset.h"
@@ -14,6 +15,7 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 
 namespace facet {
 namespace {
@@ -78,6 +80,49 @@ double timedSolve(const MethodFactory& make, int iterations, std::uint64_t seed,
     return out.solveSeconds / std::max(1, out.iterations);
 }
 
+void setRoofline(BenchRow& row, const IterationCost& cost, const MachinePeaks& peaks)
+{
+    row.modelled = true;
+    row.flopsPerIteration = cost.flops;
+    row.bytesPerIteration = cost.bytes;
+    row.gflops = cost.flops / (row.msPerIteration * 1e-3) * 1e-9;
+    row.limitMs = 1e3 * rooflineSeconds(cost, peaks);
+    row.limitFraction = row.limitMs / row.msPerIteration;
+}
+
+// The k-means baseline, one replicate from k-means++ seeding: the time of its Lloyd rounds over
+// their number (it stops early when no label moves; row.iterations says how many ran).
+void timeKMeans(MatrixCRef X, const std::vector<int>& labels, int rank, const BenchOptions& options,
+    const MachinePeaks& peaks, BenchRow& row)
+{
+    KMeansOptions km;
+    km.clusters = rank;
+    km.replicates = 1;
+    km.maxIter = options.iterations;
+    km.seed = options.seed;
+    if (options.warmupIterations > 0) {
+        KMeansOptions warm = km;
+        warm.maxIter = options.warmupIterations;
+        kmeans(X, warm);
+    }
+    std::vector<double> seconds;
+    KMeansResult result;
+    for (int r = 0; r < options.repeats; ++r) {
+        result = kmeans(X, km);
+        seconds.push_back(result.lloydSeconds / std::max(1, result.iterations));
+    }
+    row.iterations = result.iterations;
+    row.msPerIteration = 1e3 * median(seconds);
+    row.msMin = 1e3 * *std::min_element(seconds.begin(), seconds.end());
+    row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
+    row.objective = result.objective;
+    setRoofline(row, iterationCost({ "kmeans", X.rows(), X.cols(), rank }), peaks);
+    if (options.score && !labels.empty()) {
+        row.ac = clusteringAccuracy(labels, result.labels);
+        row.nmi = normalizedMutualInformation(labels, result.labels);
+    }
+}
+
 BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& labels,
     const std::string& entry, int rank, const BenchOptions& options, const MachinePeaks& peaks,
     Prepared& prepared, const BenchHooks& hooks)
@@ -101,6 +146,19 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         params.rank = rank;
         params.kernel = variant.kernel;
         params.ncw = variant.ncw;
+        if (method == "pca")
+            throw std::invalid_argument("pca has no iterations to time: it is one "
+                                        "eigendecomposition (facet-cli run --method pca reports "
+                                        "its solve time)");
+        if (method == "kmeans" && std::is_same_v<Scalar, float>)
+            throw std::invalid_argument("k-means runs in double in both precisions "
+                                        "(cluster/kmeans.cpp): its row is in the double run");
+        if (method == "kmeans") {
+            timeKMeans(X, labels, rank, options, peaks, row);
+            row.peakMemoryBytes
+                = hooks.peakMemoryBytes ? hooks.peakMemoryBytes() : processPeakMemoryBytes();
+            return row;
+        }
         params.knnSearch = options.knn;
         if (options.init) {
             params.init = *options.init;
@@ -156,13 +214,7 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
             if (method == "cnmf" || method == "ccf")
                 in.labelledSamples = Eigen::Index(std::count_if(params.knownLabels.begin(),
                     params.knownLabels.end(), [](int label) { return label >= 0; }));
-            const IterationCost cost = iterationCost(in);
-            row.modelled = true;
-            row.flopsPerIteration = cost.flops;
-            row.bytesPerIteration = cost.bytes;
-            row.gflops = cost.flops / (row.msPerIteration * 1e-3) * 1e-9;
-            row.limitMs = 1e3 * rooflineSeconds(cost, peaks);
-            row.limitFraction = row.limitMs / row.msPerIteration;
+            setRoofline(row, iterationCost(in), peaks);
         }
         row.peakMemoryBytes
             = hooks.peakMemoryBytes ? hooks.peakMemoryBytes() : processPeakMemoryBytes();

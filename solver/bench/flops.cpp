@@ -80,7 +80,7 @@ void addGraphTerm(
 const std::vector<std::string>& modelledMethods()
 {
     static const std::vector<std::string> names { "nmf", "gnmf", "semignmf", "cnmf", "cf", "lccf",
-        "lcf", "ccf" };
+        "lcf", "ccf", "kmeans" };
     return names;
 }
 
@@ -92,7 +92,23 @@ bool hasCostModel(const std::string& method)
 
 bool hasFusedStep(const std::string& method)
 {
-    return hasCostModel(method);
+    return hasCostModel(method) && method != "kmeans";
+}
+
+// One Lloyd round of the k-means baseline (cluster/kmeans.cpp: assignAndSum, meansFromSums;
+// k = clusters), always in double, one pass over X:
+//   assignment: |c|^2 2mk, x^T c block by block 2mnk, the scores |c|^2 - 2 x^T c and their
+//               comparison 2nk
+//   means:      each point added into its chunk's sum while in cache mn, the 8 chunks' sums
+//               added 7mk, the division mk
+//   flops = 2mnk + mn + 2nk + 10mk;  X read once (mn doubles), the labels (4 bytes) read and
+//   written, 20 m x k passes (C read, 8 partial sums zeroed and read, C written, divided).
+IterationCost kmeansCost(double m, double n, double k)
+{
+    IterationCost cost;
+    cost.flops = 2 * m * n * k + m * n + 2 * n * k + 10 * m * k;
+    cost.bytes = m * n * 8 + 2 * n * 4 + 20 * m * k * 8;
+    return cost;
 }
 
 IterationCost iterationCost(const CostInputs& in)
@@ -108,6 +124,11 @@ IterationCost iterationCost(const CostInputs& in)
     const bool nmfFamily = in.method == "nmf" || in.method == "gnmf" || in.method == "semignmf"
         || in.method == "cnmf";
 
+    if (in.method == "kmeans") {
+        if (in.fusedPasses || in.explicitKernel || in.labelledSamples > 0)
+            throw std::invalid_argument("k-means has no fused step, kernel or labels");
+        return kmeansCost(m, n, k);
+    }
     if (in.fusedPasses && (!hasFusedStep(in.method) || (nmfFamily && in.explicitKernel)))
         throw std::invalid_argument("method '" + in.method + "' has no fused step here");
 

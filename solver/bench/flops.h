@@ -37,7 +37,8 @@ struct IterationCost {
     double bytes = 0; // memory traffic model (see flops.cpp): the large operands once per pass
 };
 
-// The methods with a cost model: nmf, gnmf, semignmf, cnmf, cf, lccf, lcf, ccf.
+// The methods with a cost model: nmf, gnmf, semignmf, cnmf, cf, lccf, lcf, ccf, and one Lloyd
+// round of kmeans (k = the number of clusters; it runs in double whatever scalarBytes says).
 const std::vector<std::string>& modelledMethods();
 bool hasCostModel(const std::string& method);
 

@@ -2,8 +2,10 @@
 #include "cluster/kmeans.h"
 
 #include "core/random.h"
+#include "core/skinny_product.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -27,6 +29,7 @@ struct DoubleResult {
     KMatrix centroids;
     double objective = 0;
     int iterations = 0;
+    double lloydSeconds = 0;
 };
 
 // The points as doubles: the single-precision build converts them, the double build reads them
@@ -42,13 +45,15 @@ struct DoubleResult {
     return points;
 }
 
-// Points are scored against the centroids kPointBlock at a time, so the k x block score matrix
-// stays in cache even for N = 70000.
-constexpr Eigen::Index kPointBlock = 4096;
-// Eigen's GEMM picks its depth blocking from the cache size and the thread count; summing fixed
-// slices no deeper than any block it picks (>= 120 on x86) in a fixed order makes the scores,
-// and so the labels, independent of the number of OpenMP threads.
-constexpr Eigen::Index kDepthSlice = 64;
+// Points per block of a Lloyd round: the block's columns of X (at most 256 KiB) are still in
+// L2 when they are added into the sums after their assignment, so X is read once per round.
+Eigen::Index roundBlock(Eigen::Index d)
+{
+    return std::clamp<Eigen::Index>(32768 / std::max<Eigen::Index>(d, 1), 8, 512);
+}
+// The sums of a round run in this many contiguous chunks of the points, each on one thread, and
+// the chunks are added in chunk order: the same bits on any number of threads.
+constexpr int kMeanChunks = 8;
 
 // Checked in the build's own precision, before any conversion.
 void validate(const MatrixCRef& points, const KMeansOptions& options)
@@ -103,6 +108,10 @@ KMatrix seedPlusPlus(const KRef& X, int clusters, Rng& rng)
     Eigen::Index chosen = Eigen::Index(rng.below(std::uint64_t(N)));
     C.col(0) = X.col(chosen);
     std::vector<double> nearest(static_cast<std::size_t>(N));
+    // Each point's distance on its own (in parallel for a large X); every sum over the points
+    // below runs in index order, so the draws do not depend on the threads.
+    const bool parallel = double(X.rows()) * double(N) >= double(1 << 20);
+#pragma omp parallel for schedule(static) if (parallel)
     for (Eigen::Index i = 0; i < N; ++i)
         nearest[std::size_t(i)] = squaredDistance(X, i, C, 0);
 
@@ -137,6 +146,7 @@ KMatrix seedPlusPlus(const KRef& X, int clusters, Rng& rng)
         }
         C.col(c) = X.col(chosen);
         if (c + 1 < clusters) {
+#pragma omp parallel for schedule(static) if (parallel)
             for (Eigen::Index i = 0; i < N; ++i)
                 nearest[std::size_t(i)]
                     = std::min(nearest[std::size_t(i)], squaredDistance(X, i, C, c));
@@ -145,59 +155,64 @@ KMatrix seedPlusPlus(const KRef& X, int clusters, Rng& rng)
     return C;
 }
 
-// G = C^T Xb (k x b) as a fixed-order sum over depth slices (see kDepthSlice).
-void crossProducts(const KMatrix& C, const KRef& Xb, Eigen::Ref<KMatrix> G)
+int sumChunks(const KRef& X)
 {
-    const Eigen::Index d = C.rows();
-    if (d == 0) {
-        G.setZero();
-        return;
-    }
-    const Eigen::Index first = std::min(kDepthSlice, d);
-    G.noalias() = C.topRows(first).transpose() * Xb.topRows(first);
-    for (Eigen::Index p = first; p < d; p += kDepthSlice) {
-        const Eigen::Index depth = std::min(kDepthSlice, d - p);
-        G.noalias() += C.middleRows(p, depth).transpose() * Xb.middleRows(p, depth);
-    }
+    return double(X.rows()) * double(X.cols()) >= double(1 << 20) ? kMeanChunks : 1;
 }
 
-// Nearest-centroid step. ||x - c||^2 = ||x||^2 - 2 x^T c + ||c||^2 and ||x||^2 is the same for
-// every c, so ||c||^2 - 2 x^T c is compared, with x^T c from one GEMM per block. A point only
-// moves when another centroid is strictly closer, so ties cannot make labels oscillate; a new
-// point (label -1) takes the lowest-index closest centroid. Returns the number of moved points.
-Eigen::Index assignToNearest(const KRef& X, const KMatrix& C, std::vector<int>& labels)
+// One pass over X for the assignment step and the sums of the next means. Each point's
+// ||c||^2 - 2 x^T c is compared over the centroids (||x||^2 is the same for every c), with x^T c
+// from the register-tiled dot kernel (core/skinny_product.h), each summed in one fixed order. A
+// point only moves when another centroid is strictly closer, so ties cannot make labels
+// oscillate; a new point (label -1) takes the lowest-index closest centroid. Then the point is
+// added into its chunk's sum for its cluster, while its column is in cache. Returns the number of
+// moved points; `partial` gets one d x k sum per chunk.
+Eigen::Index assignAndSum(
+    const KRef& X, const KMatrix& C, std::vector<int>& labels, std::vector<KMatrix>& partial)
 {
-    const Eigen::Index N = X.cols();
-    const Eigen::Index k = C.cols();
+    const Eigen::Index d = X.rows(), N = X.cols(), k = C.cols();
     const KVector centroidNorms = C.colwise().squaredNorm().transpose();
-    KMatrix G(k, std::min(kPointBlock, N));
-    Eigen::Index moved = 0;
-    for (Eigen::Index start = 0; start < N; start += kPointBlock) {
-        const Eigen::Index count = std::min(kPointBlock, N - start);
-        crossProducts(C, X.middleCols(start, count), G.leftCols(count));
-        for (Eigen::Index i = 0; i < count; ++i) {
-            int& label = labels[std::size_t(start + i)];
-            int best = label;
-            double bestScore = best >= 0 ? centroidNorms(best) - 2 * G(best, i)
-                                         : std::numeric_limits<double>::infinity();
-            for (Eigen::Index j = 0; j < k; ++j) {
-                const double score = centroidNorms(j) - 2 * G(j, i);
-                if (score < bestScore) {
-                    bestScore = score;
-                    best = int(j);
+    const int chunks = sumChunks(X);
+    partial.assign(std::size_t(chunks), KMatrix::Zero(d, k));
+    std::vector<Eigen::Index> moved(std::size_t(chunks), 0);
+    const Eigen::Index block = roundBlock(d);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+        KMatrix G(block, k); // x^T c for the block's points
+        KMatrix& sum = partial[std::size_t(chunk)];
+        const Eigen::Index end = N * (chunk + 1) / chunks;
+        for (Eigen::Index start = N * chunk / chunks; start < end; start += block) {
+            const Eigen::Index count = std::min(block, end - start);
+            dotProductBlock<double>(X.data() + start * X.outerStride(), X.outerStride(), d,
+                C.data(), C.outerStride(), k, count, G.data(), block);
+            for (Eigen::Index i = 0; i < count; ++i) {
+                int& label = labels[std::size_t(start + i)];
+                int best = label;
+                double bestScore = best >= 0 ? centroidNorms(best) - 2 * G(i, best)
+                                             : std::numeric_limits<double>::infinity();
+                for (Eigen::Index j = 0; j < k; ++j) {
+                    const double score = centroidNorms(j) - 2 * G(i, j);
+                    if (score < bestScore) {
+                        bestScore = score;
+                        best = int(j);
+                    }
                 }
-            }
-            // Only an overflowing score (finite points near the largest double) leaves no
-            // winner; cluster 0 keeps the labels valid.
-            if (best < 0)
-                best = 0;
-            if (best != label) {
-                label = best;
-                ++moved;
+                // Only an overflowing score (finite points near the largest double) leaves no
+                // winner; cluster 0 keeps the labels valid.
+                if (best < 0)
+                    best = 0;
+                if (best != label) {
+                    label = best;
+                    ++moved[std::size_t(chunk)];
+                }
+                sum.col(best) += X.col(start + i);
             }
         }
     }
-    return moved;
+    Eigen::Index total = 0;
+    for (const Eigen::Index m : moved)
+        total += m;
+    return total;
 }
 
 std::vector<Eigen::Index> clusterSizes(const std::vector<int>& labels, int clusters)
@@ -243,25 +258,47 @@ Eigen::Index fillEmptyClusters(const KRef& X, const KMatrix& C, std::vector<int>
     return moved;
 }
 
-void computeMeans(const KRef& X, const std::vector<int>& labels, KMatrix& C)
+// The means from the chunks' sums, added in chunk order.
+void meansFromSums(const std::vector<KMatrix>& partial, const std::vector<int>& labels, KMatrix& C)
 {
-    C.setZero();
-    std::vector<Eigen::Index> sizes(std::size_t(C.cols()), 0);
-    for (Eigen::Index i = 0; i < X.cols(); ++i) {
-        const int label = labels[std::size_t(i)];
-        C.col(label) += X.col(i);
-        ++sizes[std::size_t(label)];
-    }
+    std::vector<Eigen::Index> sizes = clusterSizes(labels, int(C.cols()));
+    C = partial[0];
+    for (std::size_t c = 1; c < partial.size(); ++c)
+        C += partial[c];
     for (Eigen::Index j = 0; j < C.cols(); ++j)
         C.col(j) /= double(sizes[std::size_t(j)]);
 }
 
+// The means of the labels as they are (after fillEmptyClusters moved points), summed in the same
+// chunks and order as assignAndSum: another pass over X, only in a round that re-seeded a
+// cluster.
+void computeMeans(const KRef& X, const std::vector<int>& labels, KMatrix& C)
+{
+    const int chunks = sumChunks(X);
+    std::vector<KMatrix> partial(std::size_t(chunks), KMatrix::Zero(C.rows(), C.cols()));
+    const Eigen::Index N = X.cols();
+#pragma omp parallel for schedule(static) if (chunks > 1)
+    for (int c = 0; c < chunks; ++c) {
+        KMatrix& sum = partial[std::size_t(c)];
+        for (Eigen::Index i = N * c / chunks; i < N * (c + 1) / chunks; ++i)
+            sum.col(labels[std::size_t(i)]) += X.col(i);
+    }
+    meansFromSums(partial, labels, C);
+}
+
 // sum_i ||x_i - c_{label(i)}||^2, summed directly (no norm expansion, so no cancellation).
+// The distances in parallel for a large X, added in index order (the same bits on any number of
+// threads).
 double objectiveOf(const KRef& X, const std::vector<int>& labels, const KMatrix& C)
 {
+    const Eigen::Index N = X.cols();
+    std::vector<double> distance(static_cast<std::size_t>(N));
+#pragma omp parallel for schedule(static) if (double(X.rows()) * double(N) >= double(1 << 20))
+    for (Eigen::Index i = 0; i < N; ++i)
+        distance[std::size_t(i)] = squaredDistance(X, i, C, labels[std::size_t(i)]);
     double total = 0;
-    for (Eigen::Index i = 0; i < X.cols(); ++i)
-        total += squaredDistance(X, i, C, labels[std::size_t(i)]);
+    for (const double d : distance)
+        total += d;
     return total;
 }
 
@@ -273,13 +310,21 @@ DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng)
     DoubleResult result;
     result.centroids = seedPlusPlus(X, clusters, rng);
     result.labels.assign(std::size_t(X.cols()), -1);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<KMatrix> sums;
     for (result.iterations = 1;; ++result.iterations) {
-        Eigen::Index moved = assignToNearest(X, result.centroids, result.labels);
-        moved += fillEmptyClusters(X, result.centroids, result.labels);
-        computeMeans(X, result.labels, result.centroids);
+        Eigen::Index moved = assignAndSum(X, result.centroids, result.labels, sums);
+        const Eigen::Index filled = fillEmptyClusters(X, result.centroids, result.labels);
+        if (filled > 0)
+            computeMeans(X, result.labels, result.centroids);
+        else
+            meansFromSums(sums, result.labels, result.centroids);
+        moved += filled;
         if (moved == 0 || result.iterations >= maxIter)
             break;
     }
+    result.lloydSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.objective = objectiveOf(X, result.labels, result.centroids);
     return result;
 }
@@ -308,6 +353,7 @@ KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
     result.centroids = best.centroids.cast<Scalar>();
     result.objective = best.objective;
     result.iterations = best.iterations;
+    result.lloydSeconds = best.lloydSeconds;
     return result;
 }
 

@@ -23,6 +23,9 @@ struct KMeansResult {
     Matrix centroids; // d x clusters
     double objective = 0; // sum of squared distances to the assigned centroids
     int iterations = 0; // of the kept replicate
+    // The kept replicate's Lloyd rounds (assignment, empty clusters, means), without the seeding
+    // and the final objective: what the benchmark divides by `iterations`.
+    double lloydSeconds = 0;
 };
 
 // points: d x N, one point per column. Throws std::invalid_argument when clusters < 1,

@@ -25,7 +25,7 @@ using Eigen::internal::pset1;
 using Eigen::internal::pstoreu;
 
 // A read prefetch into all cache levels (a hint: no fault, whatever the address).
-inline void prefetch(const Scalar* address)
+template <class T> inline void prefetch(const T* address)
 {
     __builtin_prefetch(address, 0, 3);
 }
@@ -167,22 +167,25 @@ constexpr int kDotGroup = 5;
 // while the multiply-adds run, instead of each tile waiting for its columns (+10-15 % on 20,000 x
 // 784 and 70,000 x 1024; on cache-resident sets it only cost issue slots).
 constexpr double kPrefetchBytes = 16.0 * 1024 * 1024;
-constexpr Index kPrefetchAhead = 64 / sizeof(Scalar) * 8; // 8 cache lines
+template <class T> constexpr Index kPrefetchAhead = 64 / sizeof(T) * 8; // 8 cache lines
 
-template <int A, int C, bool Prefetch>
-void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Scalar* Q, Index ldq)
+// For any scalar type T (the solver's Scalar; double for k-means in both builds).
+template <class T, int A, int C, bool Prefetch>
+void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index ldq)
 {
-    const Scalar* const next = X + A * ldx;
+    using Packet = typename Eigen::internal::packet_traits<T>::type;
+    constexpr Index kLanes = Eigen::internal::packet_traits<T>::size;
+    const T* const next = X + A * ldx;
     Packet acc[A][C];
     for (int a = 0; a < A; ++a)
         for (int c = 0; c < C; ++c)
-            acc[a][c] = pset1<Packet>(Scalar(0));
+            acc[a][c] = pset1<Packet>(T(0));
     Index r = 0;
     for (; r + kLanes <= m; r += kLanes) {
         Packet x[A];
         if constexpr (Prefetch)
             for (int a = 0; a < A; ++a)
-                prefetch(next + a * ldx + r + kPrefetchAhead);
+                prefetch(next + a * ldx + r + kPrefetchAhead<T>);
         for (int a = 0; a < A; ++a)
             x[a] = ploadu<Packet>(X + a * ldx + r);
         for (int c = 0; c < C; ++c) {
@@ -195,10 +198,10 @@ void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Sc
         for (int c = 0; c < C; ++c) {
             // Through memory rather than predux, whose AVX-512 form trips GCC 12's
             // -Wuninitialized inside avx512fintrin.h; once per dot product of length m.
-            Scalar lanes[kLanes];
+            T lanes[kLanes];
             pstoreu(lanes, acc[a][c]);
-            Scalar sum = 0;
-            for (const Scalar lane : lanes)
+            T sum = 0;
+            for (const T lane : lanes)
                 sum += lane;
             for (Index rr = r; rr < m; ++rr)
                 sum += X[a * ldx + rr] * M[c * ldm + rr];
@@ -207,17 +210,17 @@ void dotTile(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Sc
 }
 
 // dotTile<A, width> for a run-time width in [1, C].
-template <int A, int C = kDotGroup>
-void dotGroup(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index m, Scalar* Q, Index ldq,
-    Index width, bool prefetch)
+template <class T, int A, int C = kDotGroup>
+void dotGroup(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index ldq, Index width,
+    bool prefetch)
 {
     if constexpr (C >= 1) {
         if (width != C)
-            dotGroup<A, C - 1>(X, ldx, M, ldm, m, Q, ldq, width, prefetch);
+            dotGroup<T, A, C - 1>(X, ldx, M, ldm, m, Q, ldq, width, prefetch);
         else if (prefetch)
-            dotTile<A, C, true>(X, ldx, M, ldm, m, Q, ldq);
+            dotTile<T, A, C, true>(X, ldx, M, ldm, m, Q, ldq);
         else
-            dotTile<A, C, false>(X, ldx, M, ldm, m, Q, ldq);
+            dotTile<T, A, C, false>(X, ldx, M, ldm, m, Q, ldq);
     }
 }
 
@@ -229,7 +232,7 @@ void dotColumns(MatrixCRef X, const Matrix& M, Index i, Matrix& Q, bool prefetch
     const Index m = X.rows(), k = M.cols(), ldx = X.outerStride();
     const Scalar* x = X.data() + i * ldx;
     for (Index c = 0; c < k; c += kDotGroup)
-        dotGroup<A>(x, ldx, M.data() + c * m, m, m, Q.data() + c * Q.rows() + i, Q.rows(),
+        dotGroup<Scalar, A>(x, ldx, M.data() + c * m, m, m, Q.data() + c * Q.rows() + i, Q.rows(),
             std::min<Index>(kDotGroup, k - c), prefetchNext && c == 0);
 }
 
@@ -365,5 +368,25 @@ void addColumnsProduct(MatrixCRef X, const std::vector<Index>& columns, const Ma
     }
     P += sumInThreadOrder(partial);
 }
+
+template <class T>
+void dotProductBlock(
+    const T* X, Index ldx, Index m, const T* M, Index ldm, Index k, Index count, T* Q, Index ldq)
+{
+    Index i = 0;
+    for (; i + kDotColumns <= count; i += kDotColumns)
+        for (Index c = 0; c < k; c += kDotGroup)
+            dotGroup<T, kDotColumns>(X + i * ldx, ldx, M + c * ldm, ldm, m, Q + c * ldq + i, ldq,
+                std::min<Index>(kDotGroup, k - c), false);
+    for (; i < count; ++i)
+        for (Index c = 0; c < k; c += kDotGroup)
+            dotGroup<T, 1>(X + i * ldx, ldx, M + c * ldm, ldm, m, Q + c * ldq + i, ldq,
+                std::min<Index>(kDotGroup, k - c), false);
+}
+
+template void dotProductBlock<float>(
+    const float*, Index, Index, const float*, Index, Index, Index, float*, Index);
+template void dotProductBlock<double>(
+    const double*, Index, Index, const double*, Index, Index, Index, double*, Index);
 
 } // namespace facet

@@ -49,6 +49,13 @@ private slots:
         QCOMPARE(r->command, Command::Bench);
         QCOMPARE(r->bench.datasets, (QStringList { u"orl"_s, u"gen:20000x784"_s }));
         QCOMPARE(r->bench.run.methods, (std::vector<std::string> { "nmf", "lccf" }));
+        // Variants in any order and case come out in the canonical order: name, kernel, ncw.
+        const Result<CliOptions> variants = parseArguments({ u"bench"_s, u"--json"_s, u"o"_s,
+            u"--methods"_s, u"CF+NCW+Gaussian,lccf+ncw,ccf+polynomial,kmeans"_s });
+        QVERIFY2(variants.ok(), variants.ok() ? "" : qPrintable(variants.error()));
+        QCOMPARE(variants->bench.run.methods,
+            (std::vector<std::string> {
+                "cf+gaussian+ncw", "lccf+ncw", "ccf+polynomial", "kmeans" }));
         QCOMPARE(r->bench.run.ranks, (std::vector<int> { 10, 20 }));
         QVERIFY(r->bench.singlePrecision);
         QCOMPARE(r->bench.run.iterations, 7);
@@ -81,6 +88,15 @@ private slots:
         QTest::newRow("init") << (base + QStringList { u"--init"_s, u"svd"_s }) << u"--init"_s;
         QTest::newRow("method") << (base + QStringList { u"--methods"_s, u"svd"_s })
                                 << u"unknown method"_s;
+        QTest::newRow("kernel on nmf")
+            << (base + QStringList { u"--methods"_s, u"nmf+gaussian"_s }) << u"CF family"_s;
+        QTest::newRow("ncw on lcf")
+            << (base + QStringList { u"--methods"_s, u"lcf+ncw"_s }) << u"nmf, cf and lccf only"_s;
+        QTest::newRow("variant") << (base + QStringList { u"--methods"_s, u"cf+rbf"_s })
+                                 << u"unknown variant '+rbf'"_s;
+        QTest::newRow("two kernels")
+            << (base + QStringList { u"--methods"_s, u"cf+gaussian+polynomial"_s })
+            << u"one kernel"_s;
         QTest::newRow("rank") << (base + QStringList { u"--ranks"_s, u"0"_s }) << u"--ranks"_s;
         QTest::newRow("iterations")
             << (base + QStringList { u"--iterations"_s, u"1"_s }) << u"--iterations"_s;

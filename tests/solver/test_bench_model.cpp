@@ -2,6 +2,7 @@
 // The benchmark's arithmetic (issue 7): the per-method flop and byte counts on tiny shapes worked
 // out by hand, the roofline limit, the generated low-rank sets, and the wire format between
 // facet-cli and facet-bench-float. Nothing here measures time.
+#include "bench/bench_runner.h"
 #include "bench/bench_wire.h"
 #include "bench/flops.h"
 #include "bench/lowrank_data.h"
@@ -115,6 +116,49 @@ private slots:
         single.scalarBytes = 4;
         QCOMPARE(iterationCost(single).bytes * 2, iterationCost(cf).bytes);
         QCOMPARE(iterationCost(single).flops, iterationCost(cf).flops);
+    }
+
+    void kmeansRoundByHand()
+    {
+        // m = 3, n = 5, k = 2: 2mnk 60 + mn 15 + 2nk 20 + 10mk 60 flops; X once in double
+        // (120 bytes), the labels twice (40), 20 m x k passes (960). In double whatever the
+        // solver's Scalar.
+        const IterationCost cost = iterationCost({ "kmeans", 3, 5, 2, false, 0, 4 });
+        QCOMPARE(cost.flops, 155.0);
+        QCOMPARE(cost.bytes, 1120.0);
+        QVERIFY(!hasFusedStep("kmeans"));
+        CostInputs fused { "kmeans", 3, 5, 2 };
+        fused.fusedPasses = true;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(fused));
+    }
+
+    void benchTimesKMeansAndRefusesPca()
+    {
+        // The runner on a tiny generated set: k-means gets a modelled row with its Lloyd rounds
+        // and its scores; pca a row that says why it has none; a bad variant its message.
+        LowRankData data = makeLowRankData({ 200, 30, 3, 0.3, 0.1, 5 });
+        BenchOptions options;
+        options.methods = { "kmeans", "pca", "nmf+gaussian" };
+        options.ranks = { 3 };
+        options.iterations = 20;
+        options.repeats = 2;
+        const MachinePeaks peaks { 1, 64, 50, 50, 10, 1 << 20 };
+        const std::vector<BenchRow> rows
+            = benchDataset("gen:200x30", data.X, data.labels, options, peaks);
+        QCOMPARE(rows.size(), std::size_t(3));
+        const auto find = [&](const std::string& method) {
+            return *std::find_if(
+                rows.begin(), rows.end(), [&](const BenchRow& r) { return r.method == method; });
+        };
+        const BenchRow km = find("kmeans");
+        QVERIFY2(km.error.empty(), km.error.c_str());
+        QVERIFY(km.modelled);
+        QVERIFY(km.iterations >= 1 && km.iterations <= 20);
+        QVERIFY(km.msPerIteration > 0);
+        QCOMPARE(km.flopsPerIteration, iterationCost({ "kmeans", 30, 200, 3 }).flops);
+        QVERIFY(km.ac && *km.ac > 0.9); // three well separated planted classes
+        QVERIFY(find("pca").error.find("eigendecomposition") != std::string::npos);
+        QVERIFY(find("nmf+gaussian").error.find("CF family") != std::string::npos);
     }
 
     void unmodelledMethodsAreRefused()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cluster/kmeans.h"
+#include "core/openmp.h"
 #include "core/random.h"
 #include "metrics/clustering_metrics.h"
 
@@ -152,21 +153,27 @@ private slots:
     void independentOfThreadCount()
     {
         Rng rng(21);
-        // At d = 784 Eigen's own GEMM blocking differs between 1 and 2 threads and so does the
-        // rounding of x^T c; the large common offset makes ||c||^2 - 2 x^T c cancel so that
-        // rounding flips labels. Only a fixed summation order passes. 3 point blocks.
+        // The large common offset makes ||c||^2 - 2 x^T c cancel, so any change in the rounding
+        // of x^T c, of the means' sums or of the seeding's distances flips labels. The rounds
+        // split the points into chunks over the threads, and the seeding and objective run their
+        // points in parallel: only fixed summation orders pass. (It once checked Eigen's GEMM
+        // blocking, which also changed with the thread count.)
         const Matrix X = (rng.uniformMatrix(784, 9000).array() + Scalar(1e6)).matrix();
         KMeansOptions options;
         options.clusters = 6;
         options.replicates = 1;
         options.maxIter = 8;
         options.seed = 9;
-        const int previous = Eigen::nbThreads();
-        Eigen::setNbThreads(1);
+        const int previous = omp::maxThreads();
+        omp::setThreads(1);
         const KMeansResult serial = kmeans(X, options);
-        Eigen::setNbThreads(2);
+        omp::setThreads(2);
         const KMeansResult threaded = kmeans(X, options);
-        Eigen::setNbThreads(previous);
+        omp::setThreads(3); // a count that does not divide the 8 chunks
+        const KMeansResult three = kmeans(X, options);
+        omp::setThreads(previous);
+        QVERIFY(serial.labels == three.labels);
+        QVERIFY(serial.centroids == three.centroids);
         QVERIFY(serial.labels == threaded.labels);
         QVERIFY(serial.centroids == threaded.centroids);
         QCOMPARE(serial.objective, threaded.objective);
