@@ -46,10 +46,12 @@ struct DoubleResult {
 }
 
 // Points per block of a Lloyd round: the block's columns of X (at most 256 KiB) are still in
-// L2 when they are added into the sums after their assignment, so X is read once per round.
+// L2 when they are added into the sums after their assignment, so X is read once per round. A
+// multiple of the dot kernel's 5-column tiles (blocks of 32 left two single columns per block:
+// 6 % of a round at d = 1024).
 Eigen::Index roundBlock(Eigen::Index d)
 {
-    return std::clamp<Eigen::Index>(32768 / std::max<Eigen::Index>(d, 1), 8, 512);
+    return std::clamp<Eigen::Index>(32768 / std::max<Eigen::Index>(d, 1) / 5 * 5, 5, 510);
 }
 // The sums of a round run in this many contiguous chunks of the points, each on one thread, and
 // the chunks are added in chunk order: the same bits on any number of threads.
