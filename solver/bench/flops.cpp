@@ -64,15 +64,14 @@ Terms cfTerms(double m, double n, double k, bool explicitKernel)
 // The graph term lambda Tr(V^T L V) (methods/lccf.cpp, gnmf.cpp; graph/graph_terms.cpp). V rule:
 // D V (nk), S V (2 nnz k), two scalings by lambda (2nk), the sums into P and N (2nk); 16 n x k
 // passes. O: V^T copied (2 passes), then per stored s_ij the k-vector |v_i - v_j|^2 (3k) and per
-// sample |v_i|^2 (2k). Total 5 nnz k + 7nk, S read twice. On the fused route the objective's
-// gather also yields the next rule's S V and D V (GraphTermCache): S is read once and V^T copied
-// once. (On the plain route the U rule's refresh comes between them, so both gathers run.)
-void addGraphTerm(
-    Terms& t, double n, double k, double nnz, double scalarBytes, bool fused, double& sparseBytes)
+// sample |v_i|^2 (2k). Total 5 nnz k + 7nk. The objective's gather also yields the next rule's
+// S V and D V (GraphTermCache), so S is read once per iteration and V^T copied once: 16 n x k
+// passes.
+void addGraphTerm(Terms& t, double n, double k, double nnz, double scalarBytes, double& sparseBytes)
 {
     t.flops += 5 * nnz * k + 7 * n * k;
-    t.nk += fused ? 16 : 18;
-    sparseBytes += (fused ? 1 : 2) * nnz * (scalarBytes + kSparseIndexBytes);
+    t.nk += 16;
+    sparseBytes += nnz * (scalarBytes + kSparseIndexBytes);
 }
 
 } // namespace
@@ -147,7 +146,7 @@ IterationCost iterationCost(const CostInputs& in)
             t.flops += 2 * m * k * k - 2 * n * k * k; // W^T K W = (X W)^T (X W)
     }
     if (in.method == "gnmf" || in.method == "semignmf" || in.method == "lccf")
-        addGraphTerm(t, n, k, nnz, s, in.fusedPasses, sparseBytes);
+        addGraphTerm(t, n, k, nnz, s, sparseBytes);
     if (in.method == "cnmf" || in.method == "ccf") {
         if (in.fusedPasses) {
             // Cnmf::step, Ccf::step: the pass updates every row as if unlabelled, then

@@ -73,7 +73,7 @@ void Ccf::step()
     }
     UpdateTerms t = wTerms(); // CF's W rule at V = A Z
     multiplicativeUpdate(m_W, t.numerator, t.denominator);
-    refreshCache(); // the Z rule uses the new W
+    refreshCache(false); // the Z rule uses the new W
     t = zTerms();
     multiplicativeUpdate(m_Z, t.numerator, t.denominator);
     m_V = m_A->times(m_Z);

@@ -45,10 +45,11 @@ void Cf::initializeFrom(Matrix W, Matrix V)
     normalize();
 }
 
-void Cf::refreshCache()
+void Cf::refreshCache(bool vChanged)
 {
     m_xProductsValid = false; // W and V may have changed (start, restore, normalization)
-    ++m_vVersion;
+    if (vChanged)
+        ++m_vVersion;
     m_KW = m_gram->times(m_W);
     m_WtKW = skinnyTransposedProduct(m_W, m_KW);
     if (explicitSplit()) {
@@ -135,7 +136,7 @@ void Cf::step()
     }
     UpdateTerms t = wTerms();
     multiplicativeUpdate(m_W, t.numerator, t.denominator);
-    refreshCache(); // the V rule uses the new W
+    refreshCache(false); // the V rule uses the new W (and V's graph terms from objective())
     t = vTerms();
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
     ++m_vVersion;

@@ -91,7 +91,9 @@ protected:
     double reconstructionObjective() const;
     // With d = diag(W^T K W): W <- W d^(-1/2), V <- V d^(1/2) (METHODS.md 1.2).
     virtual void normalize();
-    void refreshCache();
+    // K W and W^T K W for the current W. `vChanged` = false only in the middle of a step, between
+    // the W rule and the V rule, where V is what it was (its graph terms stay valid).
+    void refreshCache(bool vChanged = true);
     // The plain rules on X (implicit linear kernel) or a formed K past the caches: two passes over
     // X instead of four, or one over K instead of two (see fusedStep()). A subclass with other
     // rules either describes them through the hooks below (LCF) or returns false.
@@ -123,8 +125,8 @@ protected:
     Matrix m_KW; // K W for the current W (n x k)
     Matrix m_WtKW; // W^T K W (k x k)
     Matrix m_XW, m_XV; // X W, X V (m x k) of the implicit kernel's X, kept by the fused step only
-    // Changes whenever V may have changed (refreshCache, the end of a step), for the caches of V's
-    // graph terms (LCCF: GraphTermCache).
+    // Changes whenever V may have changed (refreshCache(true), the end of a step), for the caches
+    // of V's graph terms (LCCF: GraphTermCache).
     std::uint64_t m_vVersion = 0;
     bool m_xProductsValid = false;
     Matrix m_KpW, m_KmW; // K+ W, K- W (explicit split only)

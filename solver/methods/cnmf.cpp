@@ -57,7 +57,7 @@ void Cnmf::step()
     }
     UpdateTerms t = updateTerms(0);
     multiplicativeUpdate(m_U, t.numerator, t.denominator);
-    refreshCache(); // the Z rule uses the new U
+    refreshCache(false); // the Z rule uses the new U
     t = updateTerms(1);
     multiplicativeUpdate(m_Z, t.numerator, t.denominator);
     m_V = m_A->times(m_Z);

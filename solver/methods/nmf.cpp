@@ -30,12 +30,13 @@ void Nmf::initializeFrom(Matrix U, Matrix V)
     refreshCache();
 }
 
-void Nmf::refreshCache()
+void Nmf::refreshCache(bool vChanged)
 {
     multiplyTransposedSkinny(m_X, m_U, m_XtU); // X^T U, the 2mnk half of the V rule
     m_UtU = skinnyTransposedProduct(m_U, m_U);
     m_xvValid = false; // V may have changed too (initialization, restore, normalization)
-    ++m_vVersion;
+    if (vChanged)
+        ++m_vVersion;
 }
 
 UpdateTerms Nmf::updateTerms(int factor) const
@@ -64,7 +65,7 @@ void Nmf::step()
     }
     UpdateTerms t = updateTerms(0);
     multiplicativeUpdate(m_U, t.numerator, t.denominator);
-    refreshCache(); // the V rule uses the new U
+    refreshCache(false); // the V rule uses the new U (and V's graph terms from objective())
     t = updateTerms(1);
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
     ++m_vVersion;

@@ -43,7 +43,9 @@ protected:
     };
     virtual Regularizer vRegularizer() const { return {}; }
     virtual double regularizerObjective() const { return 0; }
-    void refreshCache();
+    // X^T U and U^T U for the current U. `vChanged` = false only in the middle of a step, between
+    // the U rule and the V rule, where V is what it was (its graph terms stay valid).
+    void refreshCache(bool vChanged = true);
     void fusedStep();
 
     MatrixCRef m_X;
@@ -56,8 +58,8 @@ protected:
     Matrix m_XV; // X V for the current V (m x k), kept by the fused step only
     bool m_xvValid = false;
     Matrix m_UtU; // k x k
-    // Changes whenever V may have changed (refreshCache, the end of a step), for the caches of V's
-    // graph terms (GNMF: GraphTermCache).
+    // Changes whenever V may have changed (refreshCache(true), the end of a step), for the caches
+    // of V's graph terms (GNMF: GraphTermCache).
     std::uint64_t m_vVersion = 0;
 };
 
