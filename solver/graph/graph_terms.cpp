@@ -4,6 +4,7 @@
 #include "core/openmp.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 namespace facet {
@@ -178,53 +179,54 @@ double pairTermAny(const Stored& S, const PaddedRows& V, Index i)
     return sum;
 }
 
-void rowOfSV(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+// Calls kernel(std::integral_constant<int, P>) with P = the packets per row of V, 1 to 4, or 0
+// for wider rows (the generic loops).
+template <class Kernel> auto byPackets(const PaddedRows& V, Kernel&& kernel)
 {
     switch (V.width / kLanes) {
     case 1:
-        return neighbourSum<1>(S, V, i, out);
+        return kernel(std::integral_constant<int, 1> {});
     case 2:
-        return neighbourSum<2>(S, V, i, out);
+        return kernel(std::integral_constant<int, 2> {});
     case 3:
-        return neighbourSum<3>(S, V, i, out);
+        return kernel(std::integral_constant<int, 3> {});
     case 4:
-        return neighbourSum<4>(S, V, i, out);
+        return kernel(std::integral_constant<int, 4> {});
     default:
-        return neighbourSumAny(S, V, i, out);
+        return kernel(std::integral_constant<int, 0> {});
     }
+}
+
+void rowOfSV(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
+{
+    byPackets(V, [&](auto packets) {
+        if constexpr (decltype(packets)::value == 0)
+            neighbourSumAny(S, V, i, out);
+        else
+            neighbourSum<decltype(packets)::value>(S, V, i, out);
+    });
 }
 
 double rowOfSVAndPairs(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
 {
-    switch (V.width / kLanes) {
-    case 1:
-        return neighbourSumAndPairs<1>(S, V, i, out);
-    case 2:
-        return neighbourSumAndPairs<2>(S, V, i, out);
-    case 3:
-        return neighbourSumAndPairs<3>(S, V, i, out);
-    case 4:
-        return neighbourSumAndPairs<4>(S, V, i, out);
-    default:
-        neighbourSumAny(S, V, i, out);
-        return pairTermAny(S, V, i);
-    }
+    return byPackets(V, [&](auto packets) {
+        if constexpr (decltype(packets)::value == 0) {
+            neighbourSumAny(S, V, i, out);
+            return pairTermAny(S, V, i);
+        } else {
+            return neighbourSumAndPairs<decltype(packets)::value>(S, V, i, out);
+        }
+    });
 }
 
 double pairsOfRow(const Stored& S, const PaddedRows& V, Index i)
 {
-    switch (V.width / kLanes) {
-    case 1:
-        return pairTerm<1>(S, V, i);
-    case 2:
-        return pairTerm<2>(S, V, i);
-    case 3:
-        return pairTerm<3>(S, V, i);
-    case 4:
-        return pairTerm<4>(S, V, i);
-    default:
-        return pairTermAny(S, V, i);
-    }
+    return byPackets(V, [&](auto packets) {
+        if constexpr (decltype(packets)::value == 0)
+            return pairTermAny(S, V, i);
+        else
+            return pairTerm<decltype(packets)::value>(S, V, i);
+    });
 }
 
 // Row i of the gradient parts from row i of S V (`sum`): lambda S V and lambda D V.
