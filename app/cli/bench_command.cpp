@@ -58,7 +58,7 @@ void addBenchOptions(QCommandLineParser& p)
 {
     p.addOptions({
         { u"datasets"_s, u"Datasets"_s, u"list"_s, kDefaultDatasets.join(u',') },
-        { u"methods"_s, u"Methods"_s, u"list"_s, u"nmf,gnmf,cnmf,cf,lccf,lcf,ccf,kmeans"_s },
+        { u"methods"_s, u"Methods"_s, u"list"_s, u"nmf,gnmf,cnmf,cf,lccf,lcf,ccf,kmeans,pca"_s },
         { u"ranks"_s, u"Ranks"_s, u"list"_s },
         { u"precision"_s, u"double or float"_s, u"p"_s, u"double"_s },
         { u"iterations"_s, u"Timed iterations per repeat"_s, u"n"_s, u"50"_s },
@@ -148,8 +148,9 @@ QString benchUsage()
            "                       ../shared/data), gen:NxM (n samples, m features, generated),\n"
            "                       or a dataset path (default: orl,yale,coil20,mnist,\n"
            "                       gen:20000x784,gen:70000x1024)\n"
-           "  --methods LIST       (nmf,gnmf,cnmf,cf,lccf,lcf,ccf,kmeans; kmeans: one Lloyd\n"
-           "                       round per iteration); an entry may add variants:\n"
+           "  --methods LIST       (nmf,gnmf,cnmf,cf,lccf,lcf,ccf,kmeans,pca; kmeans: one\n"
+           "                       Lloyd round per iteration, pca: one whole solve); an\n"
+           "                       entry may add variants:\n"
            "                       +gaussian or +polynomial (a formed kernel, CF family) and\n"
            "                       +ncw (nmf, cf, lccf), e.g. cf+gaussian,lccf+ncw\n"
            "  --ranks LIST         (default: each dataset's number of classes)\n"

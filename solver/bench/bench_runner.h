@@ -28,8 +28,8 @@ BenchMethod parseBenchMethod(const std::string& entry);
 
 // What `facet-cli bench` runs on each dataset.
 struct BenchOptions {
-    std::vector<std::string> methods { "nmf", "gnmf", "cnmf", "cf", "lccf", "lcf", "ccf",
-        "kmeans" };
+    std::vector<std::string> methods { "nmf", "gnmf", "cnmf", "cf", "lccf", "lcf", "ccf", "kmeans",
+        "pca" };
     std::vector<int> ranks; // empty: the dataset's number of classes
     int iterations = 50; // timed iterations per repeat (tol = 0: every run does exactly these)
     int repeats = 3;

@@ -45,4 +45,18 @@ bool hasCostModel(const std::string& method);
 // Throws std::invalid_argument for a method without a model or non-positive sizes.
 IterationCost iterationCost(const CostInputs& inputs);
 
+// PCA is one solve, not an iteration: its cost depends on how the eigenpairs were found
+// (methods/baselines.h: PcaStats), so the bench passes what the solve reported.
+struct PcaCostInputs {
+    Eigen::Index m = 0;
+    Eigen::Index n = 0;
+    Eigen::Index k = 0;
+    int scalarBytes = 8;
+    bool lanczos = false;
+    Eigen::Index subspace = 0;
+    Eigen::Index products = 0;
+    Eigen::Index restarts = 0;
+};
+IterationCost pcaCost(const PcaCostInputs& inputs);
+
 } // namespace facet

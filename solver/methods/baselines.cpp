@@ -5,6 +5,8 @@
 #include "methods/registry.h"
 
 #include <Eigen/Eigenvalues>
+#include <Spectra/MatOp/DenseSymMatProd.h>
+#include <Spectra/SymEigsSolver.h>
 
 #include <chrono>
 #include <stdexcept>
@@ -30,7 +32,74 @@ Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options)
     return f;
 }
 
-Factorization pcaBaseline(MatrixCRef X, int rank)
+namespace {
+
+// The Gram matrix is made slab by slab along its depth, so each slab of the data is read from
+// memory once and then served from the last-level cache to the block-row products below.
+constexpr Eigen::Index kGramSlab = 2048;
+// Lower triangle in block rows: row block I is multiplied by the columns 0..I+r only, so the
+// products skip most of the upper triangle (the diagonal blocks are computed whole: with 256
+// rows and p = 1024 that is 10 block products where a triangle needs 8). Each is one of Eigen's
+// parallel GEMMs. Measured on 1024 x 70,000 (2 cores): 0.66-0.75 s against 1.3-1.4 s for the
+// full X X^T, and 0.8-1.0 s for 128-row tiles on one thread each or a recursive split.
+constexpr Eigen::Index kGramBlockRows = 256;
+// Lanczos (Spectra) for the k leading eigenpairs from this order on, when the subspace it keeps
+// is at most half the order; else the full dense decomposition. Measured (2 cores): Yale (p =
+// 165, k = 15) 0.7 ms against 3.0 ms dense; 1024 x 1024 with k = 10, 4 ms against 300 ms.
+constexpr Eigen::Index kLanczosFrom = 64;
+
+// Lower triangle of A A^T (A p x q; the upper triangle holds partial sums), and the row sums of
+// A added into `rowSums` while each slab is in cache.
+template <typename Derived> Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums)
+{
+    const Eigen::Index p = A.rows();
+    const Eigen::Index q = A.cols();
+    Matrix C = Matrix::Zero(p, p);
+    if (rowSums)
+        *rowSums = Vector::Zero(p);
+    for (Eigen::Index s = 0; s < q; s += kGramSlab) {
+        const Eigen::Index w = std::min(kGramSlab, q - s);
+        for (Eigen::Index i = 0; i < p; i += kGramBlockRows) {
+            const Eigen::Index r = std::min(kGramBlockRows, p - i);
+            C.block(i, 0, r, i + r).noalias()
+                += A.block(i, s, r, w) * A.block(0, s, i + r, w).transpose();
+        }
+        if (rowSums)
+            *rowSums += A.middleCols(s, w).rowwise().sum();
+    }
+    return C;
+}
+
+// The `rank` leading eigenvectors of the symmetric C (lower triangle read), largest first.
+Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats& stats)
+{
+    const Eigen::Index p = C.rows();
+    stats.order = p;
+    const Eigen::Index subspace
+        = std::min<Eigen::Index>(p, std::max<Eigen::Index>(2 * rank + 1, rank + 20));
+    if (p >= kLanczosFrom && 2 * subspace <= p) {
+        Spectra::DenseSymMatProd<double> op(C);
+        Spectra::SymEigsSolver<Spectra::DenseSymMatProd<double>> eigs(op, rank, subspace);
+        eigs.init(); // Spectra's fixed start: the result is reproducible
+        eigs.compute(Spectra::SortRule::LargestAlge, 1000, 1e-10);
+        if (eigs.info() == Spectra::CompInfo::Successful) {
+            stats.lanczos = true;
+            stats.subspace = subspace;
+            stats.products = eigs.num_operations();
+            stats.restarts = eigs.num_iterations();
+            return eigs.eigenvectors(); // largest first
+        }
+    }
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(C); // reads the lower triangle
+    if (eig.info() != Eigen::Success)
+        throw std::runtime_error("PCA: the eigendecomposition of the " + std::to_string(p) + " x "
+            + std::to_string(p) + " covariance did not converge");
+    return eig.eigenvectors().rightCols(rank).rowwise().reverse();
+}
+
+} // namespace
+
+Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut)
 {
     requireFinite(X);
     const Eigen::Index m = X.rows();
@@ -39,48 +108,77 @@ Factorization pcaBaseline(MatrixCRef X, int rank)
         throw std::invalid_argument("PCA rank must be in [1, min(m, n)] = [1, "
             + std::to_string(std::min(m, n)) + "], got " + std::to_string(rank));
     const auto start = std::chrono::steady_clock::now();
-    const Vector mean = X.rowwise().mean();
+    PcaStats stats;
+    Vector mean;
     Matrix U(m, rank);
+    double centredNorm2 = 0; // ||Xc||_F^2 = trace of the centred Gram matrix
+    Matrix V(n, rank);
     if (m <= n) {
-        // C = Xc Xc^T = X X^T - n mu mu^T (m x m), without forming Xc.
-        Matrix C = X * X.transpose();
-        C.noalias() -= double(n) * mean * mean.transpose();
-        Eigen::SelfAdjointEigenSolver<Matrix> eig(C);
-        U = eig.eigenvectors().rightCols(rank).rowwise().reverse();
+        // C = Xc Xc^T = X X^T - n mu mu^T (m x m), without forming Xc; the mean comes from the
+        // same pass over X. The scores Xc^T U = X^T U - 1 (mu^T U) are the second pass.
+        Matrix C = lowerGram(X, &mean);
+        mean /= Scalar(n);
+        C.noalias() -= Scalar(n) * mean * mean.transpose();
+        centredNorm2 = double(C.diagonal().sum());
+        U = leadingEigenvectors(C.cast<double>(), rank, stats).cast<Scalar>();
+        V.noalias() = X.transpose() * U;
+        V.rowwise() -= mean.transpose() * U;
     } else {
-        // G = Xc^T Xc (n x n, n < m); u_j = Xc e_j / sqrt(lambda_j).
-        Matrix G = X.transpose() * X;
-        const Vector Xtmu = X.transpose() * mean;
-        const double mumu = double(mean.squaredNorm());
+        // G = Xc^T Xc (n x n, n < m) from X^T X: with 1 the ones, X^T mu = (X^T X) 1 / n and
+        // mu^T mu = 1^T X^T X 1 / n^2, so the centring reads X no more. For an eigenvector e_j
+        // of G, u_j = Xc e_j / |Xc e_j| with |Xc e_j|^2 = e_j^T G e_j, and the scores are
+        // Xc^T u_j = G e_j / |Xc e_j|: one more pass over X, for [Xc E, mu] together.
+        Matrix G = lowerGram(X.transpose(), nullptr);
+        G = Matrix(G.selfadjointView<Eigen::Lower>());
+        const Vector Xtmu = G.rowwise().sum() / Scalar(n);
+        const Scalar mumu = Xtmu.sum() / Scalar(n);
         G.colwise() -= Xtmu;
         G.rowwise() -= Xtmu.transpose();
         G.array() += mumu;
-        Eigen::SelfAdjointEigenSolver<Matrix> eig(G);
-        const Matrix E = eig.eigenvectors().rightCols(rank).rowwise().reverse();
-        U = X * E - mean * E.colwise().sum();
+        centredNorm2 = double(G.diagonal().sum());
+        const Matrix E = leadingEigenvectors(G.cast<double>(), rank, stats).cast<Scalar>();
+        Matrix B(n, rank + 1);
+        B << E, Vector::Constant(n, Scalar(1) / Scalar(n));
+        const Matrix XB = X * B;
+        mean = XB.col(rank);
+        U = XB.leftCols(rank) - mean * E.colwise().sum();
+        V.noalias() = G * E;
         for (Eigen::Index j = 0; j < rank; ++j) {
             const Scalar norm = U.col(j).norm();
-            if (norm > 0)
+            if (norm > 0) {
                 U.col(j) /= norm;
+                V.col(j) /= norm;
+            }
         }
     }
+    stats.dataPasses = 2;
     for (Eigen::Index j = 0; j < rank; ++j) {
         Eigen::Index at = 0;
         U.col(j).cwiseAbs().maxCoeff(&at);
-        if (U(at, j) < 0)
+        if (U(at, j) < 0) {
             U.col(j) = -U.col(j);
+            V.col(j) = -V.col(j);
+        }
     }
     Factorization f;
     f.method = "pca";
     f.basis = U;
-    // Scores of the centred samples: Xc^T U = X^T U - 1 (mu^T U).
-    f.V = X.transpose() * U;
-    f.V.rowwise() -= (mean.transpose() * U);
+    f.V = std::move(V);
     f.iterations = 1;
-    f.history = { double((X.colwise() - mean).squaredNorm() - f.V.squaredNorm()) };
+    // The variance left out: ||Xc||^2 - ||Xc^T U||^2.
+    f.history = { centredNorm2 - double(f.V.squaredNorm()) };
     f.stopReason = StopReason::Converged;
+    f.log.push_back(stats.lanczos
+            ? "PCA: the " + std::to_string(rank) + " leading eigenpairs of the "
+                + std::to_string(stats.order) + " x " + std::to_string(stats.order)
+                + " covariance by Lanczos (Spectra, subspace " + std::to_string(stats.subspace)
+                + ", " + std::to_string(stats.products) + " products)"
+            : "PCA: full eigendecomposition of the " + std::to_string(stats.order) + " x "
+                + std::to_string(stats.order) + " covariance");
     f.solveSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (statsOut)
+        *statsOut = stats;
     return f;
 }
 

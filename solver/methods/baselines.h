@@ -12,10 +12,22 @@ namespace facet {
 // centroids (m x c), V = the cluster indicator (n x c), history = the final k-means objective.
 Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options);
 
+// How pcaBaseline found its components (the bench's cost model reads it).
+struct PcaStats {
+    Eigen::Index order = 0; // p = min(m, n), the order of the matrix decomposed
+    bool lanczos = false; // k leading pairs by Lanczos (Spectra); else a full decomposition
+    Eigen::Index subspace = 0; // Lanczos: the Krylov subspace kept (ncv)
+    Eigen::Index products = 0; // Lanczos: products with the p x p matrix
+    Eigen::Index restarts = 0; // Lanczos: implicit restarts
+    int dataPasses = 0; // passes over X: the Gram matrix (with the mean when m <= n) and one more
+};
+
 // The k leading principal components of the samples (columns of X): basis = unit principal
 // directions (m x k, signed; each column's largest entry made positive for determinism),
 // V = the centred samples' scores (n x k). Uses the m x m covariance when m <= n and the
-// centred n x n Gram matrix otherwise, whichever is smaller.
-Factorization pcaBaseline(MatrixCRef X, int rank);
+// centred n x n Gram matrix otherwise, whichever is smaller, formed as its lower triangle; from
+// order 256 on, with k small against it, only the k leading eigenpairs are computed (Lanczos),
+// else all of them. The history holds the variance left out, ||Xc||^2 - ||V||^2.
+Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* stats = nullptr);
 
 } // namespace facet

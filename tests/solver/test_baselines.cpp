@@ -55,6 +55,39 @@ private slots:
         QVERIFY(var(0) >= var(1) && var(1) >= var(2));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pcaBaseline(A, 9));
     }
+    void pcaLanczosMatchesTheDenseDecomposition()
+    {
+        // From order 64 on the k leading pairs come from Lanczos (Spectra); both shapes against
+        // the dense decomposition of the explicitly centred covariance.
+        Rng rng(11);
+        const Matrix A = rng.uniformMatrix(90, 6) * rng.uniformMatrix(6, 240)
+            + 0.05 * rng.uniformMatrix(90, 240);
+        for (const Matrix& X : { A, Matrix(A.transpose()) }) {
+            PcaStats stats;
+            const Factorization f = pcaBaseline(X, 4, &stats);
+            QVERIFY(stats.lanczos);
+            QCOMPARE(stats.order, Eigen::Index(90));
+            QVERIFY(stats.products > 0);
+            QCOMPARE(stats.dataPasses, 2);
+            QVERIFY(!f.log.empty() && f.log.front().find("Lanczos") != std::string::npos);
+            const Vector mean = X.rowwise().mean();
+            const Matrix Xc = X.colwise() - mean;
+            Eigen::SelfAdjointEigenSolver<Matrix> eig(Xc * Xc.transpose());
+            for (int j = 0; j < 4; ++j) {
+                const Vector u = eig.eigenvectors().col(X.rows() - 1 - j);
+                QVERIFY(std::abs(std::abs(u.dot(f.basis.col(j))) - 1.0) < 1e-8);
+            }
+            QVERIFY((f.V - Xc.transpose() * f.basis).norm() < 1e-9 * f.V.norm());
+            QVERIFY(std::abs(f.history.front() - (Xc.squaredNorm() - f.V.squaredNorm()))
+                < 1e-9 * Xc.squaredNorm());
+        }
+        // A rank whose subspace would exceed half the order: the full decomposition.
+        PcaStats stats;
+        const Factorization wide = pcaBaseline(A, 40, &stats);
+        QVERIFY(!stats.lanczos);
+        QCOMPARE(wide.basis.cols(), 40);
+        QVERIFY((wide.basis.transpose() * wide.basis - Matrix::Identity(40, 40)).norm() < 1e-9);
+    }
     void labeledSubsetByCount()
     {
         std::vector<int> truth;

@@ -133,10 +133,36 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(fused));
     }
 
-    void benchTimesKMeansAndRefusesPca()
+    void pcaSolveByHand()
+    {
+        // m = 100, n = 400, k = 5 (p = 100, q = 400), Lanczos with a subspace of 20, 40 products,
+        // 2 restarts: the lower triangle p(p+1)q 4,040,000, the mean mn 40,000, the centring
+        // 4p^2 40,000, the products 40 (2p^2 + 4p 20) 1,120,000, the restarts 2 (2p 20^2)
+        // 160,000, the scores 2mnk + nk 402,000.
+        PcaCostInputs in { 100, 400, 5, 8, true, 20, 40, 2 };
+        QCOMPARE(pcaCost(in).flops, 5802000.0);
+        // X twice 640,000; the accumulator once per slab (one slab) 160,000; 6 p x p passes
+        // 480,000 and its double copy 80,000; each product reads it 3,200,000.
+        QCOMPARE(pcaCost(in).bytes, 4560000.0);
+        // m > n: the same Gram matrix and eigenpairs; U from X [E 1/n] 2mn(k+1), the scores
+        // G E 2p^2 k instead of X^T U.
+        PcaCostInputs tall = in;
+        std::swap(tall.m, tall.n);
+        QCOMPARE(pcaCost(tall).flops - pcaCost(in).flops, 480000.0 + 100000.0 - 402000.0);
+        // The full decomposition: 9p^3 and four p x p passes in double instead.
+        PcaCostInputs dense = in;
+        dense.lanczos = false;
+        QCOMPARE(pcaCost(dense).flops - pcaCost(in).flops, 9e6 - 1120000.0 - 160000.0);
+        QCOMPARE(pcaCost(dense).bytes - pcaCost(in).bytes, 320000.0 - 3200000.0);
+        in.k = 101;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pcaCost(in));
+    }
+
+    void benchTimesKMeansAndPca()
     {
         // The runner on a tiny generated set: k-means gets a modelled row with its Lloyd rounds
-        // and its scores; pca a row that says why it has none; a bad variant its message.
+        // and its scores, pca one with its solve (p = 30: the full decomposition); a bad variant
+        // its message.
         LowRankData data = makeLowRankData({ 200, 30, 3, 0.3, 0.1, 5 });
         BenchOptions options;
         options.methods = { "kmeans", "pca", "nmf+gaussian" };
@@ -158,7 +184,15 @@ private slots:
         QVERIFY(km.msPerIteration > 0);
         QCOMPARE(km.flopsPerIteration, iterationCost({ "kmeans", 30, 200, 3 }).flops);
         QVERIFY(km.ac && *km.ac > 0.9); // three well separated planted classes
-        QVERIFY(find("pca").error.find("eigendecomposition") != std::string::npos);
+        const BenchRow pca = find("pca");
+        QVERIFY2(pca.error.empty(), pca.error.c_str());
+        QVERIFY(pca.modelled);
+        QCOMPARE(pca.iterations, 1);
+        QVERIFY(pca.msPerIteration > 0);
+        // By hand, m = 30, n = 200, k = 3, p = 30: 186,000 + 6,000 + 3,600 + 9p^3 243,000 + the
+        // scores 36,600 flops.
+        QCOMPARE(pca.flopsPerIteration, 475200.0);
+        QVERIFY(pca.ac && *pca.ac > 0.9);
         QVERIFY(find("nmf+gaussian").error.find("CF family") != std::string::npos);
     }
 
