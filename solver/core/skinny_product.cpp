@@ -173,23 +173,23 @@ template <class T> constexpr Index kPrefetchAhead = 64 / sizeof(T) * 8; // 8 cac
 template <class T, int A, int C, bool Prefetch>
 void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index ldq)
 {
-    using Packet = typename Eigen::internal::packet_traits<T>::type;
-    constexpr Index kLanes = Eigen::internal::packet_traits<T>::size;
+    using TPacket = typename Eigen::internal::packet_traits<T>::type;
+    constexpr Index kTLanes = Eigen::internal::packet_traits<T>::size;
     const T* const next = X + A * ldx;
-    Packet acc[A][C];
+    TPacket acc[A][C];
     for (int a = 0; a < A; ++a)
         for (int c = 0; c < C; ++c)
-            acc[a][c] = pset1<Packet>(T(0));
+            acc[a][c] = pset1<TPacket>(T(0));
     Index r = 0;
-    for (; r + kLanes <= m; r += kLanes) {
-        Packet x[A];
+    for (; r + kTLanes <= m; r += kTLanes) {
+        TPacket x[A];
         if constexpr (Prefetch)
             for (int a = 0; a < A; ++a)
                 prefetch(next + a * ldx + r + kPrefetchAhead<T>);
         for (int a = 0; a < A; ++a)
-            x[a] = ploadu<Packet>(X + a * ldx + r);
+            x[a] = ploadu<TPacket>(X + a * ldx + r);
         for (int c = 0; c < C; ++c) {
-            const Packet u = ploadu<Packet>(M + c * ldm + r);
+            const TPacket u = ploadu<TPacket>(M + c * ldm + r);
             for (int a = 0; a < A; ++a)
                 acc[a][c] = pmadd(x[a], u, acc[a][c]);
         }
@@ -198,7 +198,7 @@ void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index 
         for (int c = 0; c < C; ++c) {
             // Through memory rather than predux, whose AVX-512 form trips GCC 12's
             // -Wuninitialized inside avx512fintrin.h; once per dot product of length m.
-            T lanes[kLanes];
+            T lanes[kTLanes];
             pstoreu(lanes, acc[a][c]);
             T sum = 0;
             for (const T lane : lanes)
@@ -287,6 +287,11 @@ void setFusedPassesEnabled(bool enabled)
     fusedPassesEnabled.store(enabled);
 }
 
+bool pastTheCaches(double bytes)
+{
+    return bytes >= kPrefetchBytes;
+}
+
 bool fusesPasses(MatrixCRef X, Index k)
 {
     return fusesPasses(X.rows(), X.cols(), k);
@@ -370,14 +375,14 @@ void addColumnsProduct(MatrixCRef X, const std::vector<Index>& columns, const Ma
 }
 
 template <class T>
-void dotProductBlock(
-    const T* X, Index ldx, Index m, const T* M, Index ldm, Index k, Index count, T* Q, Index ldq)
+void dotProductBlock(const T* X, Index ldx, Index m, const T* M, Index ldm, Index k, Index count,
+    T* Q, Index ldq, bool prefetch)
 {
     Index i = 0;
     for (; i + kDotColumns <= count; i += kDotColumns)
         for (Index c = 0; c < k; c += kDotGroup)
             dotGroup<T, kDotColumns>(X + i * ldx, ldx, M + c * ldm, ldm, m, Q + c * ldq + i, ldq,
-                std::min<Index>(kDotGroup, k - c), false);
+                std::min<Index>(kDotGroup, k - c), prefetch && c == 0);
     for (; i < count; ++i)
         for (Index c = 0; c < k; c += kDotGroup)
             dotGroup<T, 1>(X + i * ldx, ldx, M + c * ldm, ldm, m, Q + c * ldq + i, ldq,
@@ -385,8 +390,8 @@ void dotProductBlock(
 }
 
 template void dotProductBlock<float>(
-    const float*, Index, Index, const float*, Index, Index, Index, float*, Index);
+    const float*, Index, Index, const float*, Index, Index, Index, float*, Index, bool);
 template void dotProductBlock<double>(
-    const double*, Index, Index, const double*, Index, Index, Index, double*, Index);
+    const double*, Index, Index, const double*, Index, Index, Index, double*, Index, bool);
 
 } // namespace facet
