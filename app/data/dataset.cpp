@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/dataset.h"
 
+#include "core/huge_pages.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -49,6 +51,7 @@ Dataset Dataset::selectClasses(const std::vector<int>& classes) const
     out.width = width;
     out.notes = notes;
     out.X.resize(X.rows(), Eigen::Index(kept.size()));
+    adviseHugePages(out.X);
     out.labels.reserve(kept.size());
     for (std::size_t j = 0; j < kept.size(); ++j) {
         out.X.col(Eigen::Index(j)) = X.col(kept[j]);

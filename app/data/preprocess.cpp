@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/preprocess.h"
 
+#include "core/huge_pages.h"
 #include "data/face_align.h"
 
 #include <opencv2/imgproc.hpp>
@@ -221,6 +222,7 @@ Result<Dataset> runPipeline(const Source& source, const PreprocessSettings& s, D
     data.height = target.height;
     data.width = target.width;
     data.X.resize(Eigen::Index(target.height) * target.width, Eigen::Index(outputs.size()));
+    adviseHugePages(data.X);
     for (std::size_t j = 0; j < outputs.size(); ++j)
         for (int row = 0; row < target.height; ++row)
             for (int c = 0; c < target.width; ++c)

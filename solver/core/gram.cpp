@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/gram.h"
 
+#include "core/huge_pages.h"
 #include "core/skinny_product.h"
 
 #include <algorithm>
@@ -12,6 +13,8 @@ Gram::Gram(MatrixCRef X, bool formExplicitly)
     : m_n(X.cols())
 {
     if (formExplicitly) {
+        m_K.resize(X.cols(), X.cols());
+        adviseHugePages(m_K);
         m_K.noalias() = X.transpose() * X;
         m_diag = m_K.diagonal();
         m_hasNegative = m_K.minCoeff() < 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/kernels.h"
 
+#include "core/huge_pages.h"
 #include "graph/knn_graph.h"
 
 #include <cmath>
@@ -16,7 +17,9 @@ namespace {
 // K inherits the symmetry the CF derivations assume.
 Matrix innerProducts(MatrixCRef X)
 {
-    Matrix G = Matrix::Zero(X.cols(), X.cols());
+    Matrix G(X.cols(), X.cols());
+    adviseHugePages(G); // read once or twice per iteration, like X
+    G.setZero();
     G.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
     G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
     return G;

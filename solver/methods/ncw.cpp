@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/ncw.h"
 
+#include "core/huge_pages.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -21,12 +23,17 @@ std::shared_ptr<const NcwData> makeNcwData(
                 + std::to_string(i + 1) + " has d = " + std::to_string(double(data->d(i)))
                 + " (an all-zero sample, or data with negative entries)");
     const Vector scale = data->d.cwiseSqrt().cwiseInverse(); // Gamma^(1/2)
-    data->Xw = X * scale.asDiagonal();
+    // The weighted copy is streamed every iteration like X: large pages as for X.
+    data->Xw.resize(X.rows(), X.cols());
+    adviseHugePages(data->Xw);
+    data->Xw.noalias() = X * scale.asDiagonal();
     if (kernel) {
         if (kernel->isExplicit()) {
             // Scaling the existing K costs n^2; forming X'^T X' again would cost m n^2.
-            data->gram
-                = Gram::fromMatrix(scale.asDiagonal() * kernel->matrix() * scale.asDiagonal());
+            Matrix Kw(kernel->matrix().rows(), kernel->matrix().cols());
+            adviseHugePages(Kw);
+            Kw.noalias() = scale.asDiagonal() * kernel->matrix() * scale.asDiagonal();
+            data->gram = Gram::fromMatrix(std::move(Kw));
         } else {
             data->gram = Gram::linear(data->Xw); // views data->Xw, which the NcwData owns
         }
