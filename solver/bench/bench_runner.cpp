@@ -236,7 +236,22 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
         row.objective = f.history.empty() ? 0 : f.history.back();
 
-        if (hasCostModel(method)) {
+        if (method == "cf-ogl" && f.work.count("steps")) {
+            CfOglCostInputs in;
+            in.m = X.rows();
+            in.n = X.cols();
+            in.k = rank;
+            in.c = params.clusters == 0 ? rank : params.clusters;
+            in.innerSteps = params.innerSteps;
+            in.explicitKernel = row.explicitKernel;
+            in.scalarBytes = int(sizeof(Scalar));
+            in.qNonZeros = f.work.at("q_nonzeros");
+            in.sNonZeros = f.work.at("s_nonzeros_per_step");
+            in.eigenFlops = f.work.at("eigen_flops_per_step");
+            in.eigenBytes = f.work.at("eigen_bytes_per_step");
+            row.graphNonZeros = Eigen::Index(in.qNonZeros);
+            setRoofline(row, cfOglCost(in), peaks);
+        } else if (hasCostModel(method)) {
             CostInputs in { method, X.rows(), X.cols(), rank, row.explicitKernel, row.graphNonZeros,
                 int(sizeof(Scalar)) };
             // The same test the methods make (the bench's data are >= 0: no general form) on

@@ -145,6 +145,39 @@ IterationCost pcaCost(const PcaCostInputs& in)
     return cost;
 }
 
+// One outer iteration of CF_OGL (methods/cf_ogl.cpp), T inner steps, KM the cost of one K M:
+//   inner step (lccfStep, not fused): K V and K W 2 KM, V^T V, K W (V^T V), W^T K W and
+//     V (W^T K W) 8nk^2, the two multiplicative updates 6nk, the graph parts (graph_terms:
+//     S V 2 nnz(S) k, D V, scalings and sums 5nk): 2 KM + 8nk^2 + 2 nnz(S) k + 11nk;
+//     X read twice per K M (implicit K) or K once, 32 n x k passes, S once, the X M
+//     intermediates 4 m x k passes (implicit only)
+//   after them: |v_i - v_j|^2 per stored entry of Q 3 nnz(Q) k, Q's new values 5 nnz(Q), the
+//     simplex projections 4 nnz(Q) (sorting is not counted), S = (Q + Q^T)/2 and S 1 3 nnz(S),
+//     L = D - S nnz(S) + n, the eigensolve (counted by graph/spectral.h), |f_i - f_j|^2
+//     3 nnz(Q) c
+//   objective: 7 nnz(Q), V^T V 2nk^2, sum(V o K W) 2nk, 2k^2; the driver's copy of W, V
+IterationCost cfOglCost(const CfOglCostInputs& in)
+{
+    if (in.m < 1 || in.n < 1 || in.k < 1 || in.c < 1 || in.innerSteps < 1 || in.qNonZeros < 0
+        || in.sNonZeros < 0 || in.eigenFlops < 0 || in.eigenBytes < 0)
+        throw std::invalid_argument("the CF_OGL cost model needs m, n, k, c, steps >= 1");
+    const double m = double(in.m), n = double(in.n), k = double(in.k), c = double(in.c);
+    const double s = double(in.scalarBytes), T = double(in.innerSteps);
+    const double q = in.qNonZeros, sym = in.sNonZeros;
+    const double km = in.explicitKernel ? 2 * n * n * k : 4 * m * n * k;
+    const double sparse = s + kSparseIndexBytes;
+    IterationCost cost;
+    cost.flops = T * (2 * km + 8 * n * k * k + 2 * sym * k + 11 * n * k) + 3 * q * k + 9 * q
+        + 4 * sym + n + in.eigenFlops + 3 * q * c + 7 * q + 2 * n * k * k + 2 * n * k + 2 * k * k;
+    const double bigPasses = in.explicitKernel ? 2 * n * n : 4 * m * n;
+    cost.bytes = T
+            * (bigPasses * s + 32 * n * k * s + sym * sparse
+                + (in.explicitKernel ? 0 : 4 * m * k * s))
+        + (2 * q * k + 2 * q * c) * s + 12 * q * sparse + 4 * sym * sparse + in.eigenBytes
+        + 10 * n * k * s;
+    return cost;
+}
+
 IterationCost iterationCost(const CostInputs& in)
 {
     if (!hasCostModel(in.method))

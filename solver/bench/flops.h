@@ -59,4 +59,22 @@ struct PcaCostInputs {
 };
 IterationCost pcaCost(const PcaCostInputs& inputs);
 
+// One outer iteration of CF_OGL (methods/cf_ogl.cpp: CfOgl::step + objective + the driver's
+// copy), which holds data-dependent work: the learned graph's sizes and the eigensolve of its
+// Laplacian, as the method counted them (Factorization::work).
+struct CfOglCostInputs {
+    Eigen::Index m = 0;
+    Eigen::Index n = 0;
+    Eigen::Index k = 0; // rank
+    Eigen::Index c = 0; // clusters: the embedding's columns
+    int innerSteps = 10;
+    bool explicitKernel = false;
+    int scalarBytes = 8;
+    double qNonZeros = 0; // Q's stored entries (G's pattern)
+    double sNonZeros = 0; // (Q + Q^T)/2's stored entries, per step
+    double eigenFlops = 0; // per step (graph/spectral.h)
+    double eigenBytes = 0;
+};
+IterationCost cfOglCost(const CfOglCostInputs& inputs);
+
 } // namespace facet

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,6 +30,9 @@ struct Factorization {
     double solveSeconds = 0;
     std::vector<int> graphClusters; // CF_OGL: Q's connected components when there are exactly c
     std::vector<std::string> log; // notes for the run log ("general form chosen: min(K) < 0")
+    // Counts a method kept of work whose size depends on the data, for the bench's cost model
+    // (CF_OGL: its eigensolves and its graphs' sizes; bench/flops.h).
+    std::map<std::string, double> work;
 };
 
 // The two non-negative parts of a multiplicative rule M <- M o P / N (METHODS.md section 0).

@@ -28,7 +28,9 @@ SpectralEmbedding denseEigenpairs(const SparseMatrix& L, int c)
 {
     const Index want = std::min<Index>(c + 1, L.rows());
     const Eigen::SelfAdjointEigenSolver<Matrix> solver(Matrix(L), Eigen::ComputeEigenvectors);
-    return { solver.eigenvectors().leftCols(c), solver.eigenvalues().head(want), true };
+    const double n = double(L.rows());
+    return { solver.eigenvectors().leftCols(c), solver.eigenvalues().head(want), true,
+        9 * n * n * n, 4 * n * n * double(sizeof(Scalar)) };
 }
 
 // y = P (L - sigma I)^{-1} P x, P x = x minus its mean over each connected component (the
@@ -52,10 +54,30 @@ public:
     {
         SparseMatrix identity(rows(), cols());
         identity.setIdentity();
-        m_factor.compute(SparseMatrix(m_L - sigma * identity));
+        const SparseMatrix shifted = m_L - sigma * identity;
+        m_factor.compute(shifted);
         if (m_factor.info() != Eigen::Success)
             throw std::runtime_error("LDL^T of the shifted Laplacian failed");
+        // The factor's strictly lower entries per column (the diagonal is D, kept apart).
+        const auto& factor = m_factor.matrixL().nestedExpression();
+        m_factorNonZeros = double(factor.nonZeros());
+        for (Index j = 0; j < factor.outerSize(); ++j) {
+            const double below = double(factor.outerIndexPtr()[j + 1] - factor.outerIndexPtr()[j]);
+            flops += below * below + 3 * below;
+        }
+        bytes += double(shifted.nonZeros() + factor.nonZeros()) * double(sizeof(Scalar) + 8);
     }
+    // The work of `products` applications of the operator with a Krylov subspace of ncv.
+    void countProducts(double products, double ncv)
+    {
+        const double n = double(rows());
+        flops += products * (4 * m_factorNonZeros + 5 * n + 4 * n * ncv);
+        bytes += products
+            * (2 * m_factorNonZeros * double(sizeof(Scalar) + 8)
+                + (6 + 2 * ncv) * n * double(sizeof(Scalar)));
+    }
+    double flops = 0;
+    double bytes = 0;
     void project(Scalar* x) const
     {
         std::vector<Scalar> mean(m_size.size(), Scalar(0));
@@ -81,6 +103,7 @@ private:
     const Components& m_components;
     std::vector<Index> m_size; // members per component
     Eigen::SimplicialLDLT<SparseMatrix> m_factor;
+    double m_factorNonZeros = 0;
 };
 
 SpectralEmbedding failed(Index n, int c, Index want)
@@ -150,6 +173,9 @@ SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c, Index denseLi
         solver->init(start.data());
         solver->compute(Spectra::SortRule::LargestMagn, kLanczosMaxRestarts, kLanczosTolerance,
             Spectra::SortRule::SmallestAlge);
+        op.countProducts(double(solver->num_operations()), double(ncv));
+        out.flops = op.flops;
+        out.bytes = op.bytes;
         if (solver->info() == Spectra::CompInfo::Successful) {
             const Vector lambda = solver->eigenvalues(); // ascending, all > 0
             const Matrix vectors = solver->eigenvectors(nev);

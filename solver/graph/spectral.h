@@ -9,8 +9,10 @@ namespace facet {
 // Up to this size the eigenproblem is solved densely (METHODS.md section 3: "dense is fine for
 // n <= 2000"); above it, sparse shift-invert Lanczos (Spectra).
 // METHODS.md 3 allows the dense solver up to n = 2000; measured here, one dense solve at
-// n = 2000 costs ~5 s against ~0.15 s for the sparse path (tested equal), so it stops at 500.
-inline constexpr Eigen::Index kDenseEigenLimit = 500;
+// n = 2000 costs ~5 s against ~0.15 s for the sparse path (tested equal). At 500 it still lost:
+// a CF_OGL iteration on ORL (n = 400, c = 40) took 13.2 ms with the dense solve and 5.0 ms with
+// the sparse one (2 cores), so the dense solver is kept for tiny graphs only.
+inline constexpr Eigen::Index kDenseEigenLimit = 100;
 
 // Eigenvalues below this count as 0 (METHODS.md 3, beta self-tuning).
 inline constexpr Scalar kZeroEigenvalue
@@ -22,6 +24,10 @@ struct SpectralEmbedding {
     Matrix F; // n x c, orthonormal columns, ordered by eigenvalue
     Vector eigenvalues; // the min(c + 1, n) smallest eigenvalues of L, ascending
     bool converged = true; // false: the sparse solver did not converge (F, eigenvalues are NaN)
+    // The work the solve did, for the bench's cost model (bench/flops.h: cfOglCost), counted as
+    // smallestEigenpairs describes below.
+    double flops = 0;
+    double bytes = 0;
 };
 
 // L = D - S is the Laplacian of a symmetric affinity S >= 0 (n x n, both triangles stored);
@@ -37,6 +43,14 @@ struct SpectralEmbedding {
 //     a stable LDL^T of L + s I). When r >= c + 1 no solve is needed at all.
 // A sparse solve that does not converge is a numerical outcome, not an error: F and the
 // eigenvalues are then NaN, so the caller's objective turns non-finite (StopReason::NonFinite).
+// Work counted (a multiply-add is 2 flops; s = sizeof(Scalar)):
+//   dense: the symmetric QR algorithm with eigenvectors, 9n^3 (Golub & Van Loan 8.3), and four
+//     passes over the n x n matrix.
+//   sparse: each LDL^T factorization sum_j (c_j^2 + 3 c_j) with c_j the entries below the
+//     diagonal in column j of the factor, reading L and writing the factor once; each product
+//     of the operator a forward and a back substitution 4 nnz(factor) + n, the two projections
+//     4n and Spectra's orthogonalization of the new vector against the ncv kept, 4n ncv,
+//     reading the factor twice (values and 8-byte indices) and (6 + 2 ncv) n-vectors.
 SpectralEmbedding smallestEigenpairs(
     const SparseMatrix& L, int c, Eigen::Index denseLimit = kDenseEigenLimit);
 

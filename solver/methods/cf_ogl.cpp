@@ -2,6 +2,7 @@
 #include "methods/cf_ogl.h"
 
 #include "core/update.h"
+#include "graph/graph_terms.h"
 #include "graph/simplex.h"
 
 #include <cmath>
@@ -121,8 +122,8 @@ void CfOgl::normalize()
 
 void CfOgl::refreshSymmetric()
 {
-    m_S = (m_Qt + SparseMatrix(m_Qt.transpose())) * Scalar(0.5);
-    m_degree = m_S * Vector::Ones(m_S.cols());
+    m_sym.S = (m_Qt + SparseMatrix(m_Qt.transpose())) * Scalar(0.5);
+    m_sym.degree = m_sym.S * Vector::Ones(m_sym.S.cols());
 }
 
 // |m_i - m_j|^2 for every stored entry (j, i) of m_Qt, in value order. O(nnz cols(M)).
@@ -161,8 +162,11 @@ UpdateTerms CfOgl::updateTerms(int factor) const
     const Scalar gamma = Scalar(m_options.lambda / m_options.mu);
     UpdateTerms t { m_KW, m_V * m_WtKW };
     if (gamma > 0) {
-        t.numerator.noalias() += gamma * (m_S * m_V);
-        t.denominator.noalias() += gamma * (m_degree.asDiagonal() * m_V);
+        // gamma S V and gamma D V, rows in parallel (graph/graph_terms.h).
+        Matrix plus, minus;
+        graphGradientParts(m_sym, m_V, gamma, plus, minus);
+        t.numerator += minus;
+        t.denominator += plus;
     }
     return t;
 }
@@ -187,14 +191,16 @@ void CfOgl::updateGraph()
 // the smallest eigenvalues (Ky Fan), L_Q = D - S.
 void CfOgl::updateEmbedding()
 {
-    const Index n = m_S.rows();
+    const Index n = m_sym.S.rows();
     SparseMatrix D(n, n);
     D.setIdentity();
-    D.diagonal() = m_degree;
-    const SparseMatrix L = D - m_S;
+    D.diagonal() = m_sym.degree;
+    const SparseMatrix L = D - m_sym.S;
     SpectralEmbedding embedding
         = smallestEigenpairs(L, m_options.clusters, m_options.denseEigenLimit);
     m_spectralFailure = m_spectralFailure || !embedding.converged;
+    m_lastEmbedding.flops = embedding.flops;
+    m_lastEmbedding.bytes = embedding.bytes;
     m_F = std::move(embedding.F);
     m_spectrum = std::move(embedding.eigenvalues);
     m_fDistance = pairDistances(m_F);
@@ -224,11 +230,15 @@ void CfOgl::tuneBeta()
 
 void CfOgl::step()
 {
+    m_symmetricNonZeros += double(m_sym.S.nonZeros());
     for (int s = 0; s < m_options.innerSteps; ++s)
         lccfStep();
     m_vDistance = pairDistances(m_V);
     updateGraph();
     updateEmbedding();
+    m_eigenFlops += m_lastEmbedding.flops;
+    m_eigenBytes += m_lastEmbedding.bytes;
+    ++m_steps;
     tuneBeta();
     // The first recorded value opens the first segment anyway; no marker at iteration 1.
     if (!m_stepped)
@@ -304,6 +314,14 @@ void CfOgl::exportTo(Factorization& out) const
     // METHODS.md 3: when Q has exactly c connected components, they are a clustering too.
     if (const Components cc = components(); cc.count == m_options.clusters)
         out.graphClusters = cc.labels;
+    if (m_steps > 0) {
+        const double steps = double(m_steps);
+        out.work["steps"] = steps;
+        out.work["eigen_flops_per_step"] = m_eigenFlops / steps;
+        out.work["eigen_bytes_per_step"] = m_eigenBytes / steps;
+        out.work["q_nonzeros"] = double(m_Qt.nonZeros());
+        out.work["s_nonzeros_per_step"] = m_symmetricNonZeros / steps;
+    }
 }
 
 std::vector<std::string> CfOgl::notes() const

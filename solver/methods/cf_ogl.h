@@ -117,8 +117,13 @@ private:
     // Q stored transposed on G's (symmetric) pattern: column i holds row q_i, so the row-wise
     // simplex projections are column operations and the values align with G's.
     SparseMatrix m_Qt;
-    SparseMatrix m_S; // (Q + Q^T)/2
-    Vector m_degree; // S 1
+    Graph m_sym; // S = (Q + Q^T)/2 and its degrees S 1
+    // The work of the steps' eigensolves, and the steps (Factorization::work, for the bench).
+    SpectralEmbedding m_lastEmbedding;
+    double m_eigenFlops = 0;
+    double m_eigenBytes = 0;
+    double m_symmetricNonZeros = 0; // summed over the steps
+    int m_steps = 0;
     Vector m_fDistance; // |f_i - f_j|^2 for each stored entry of m_Qt
     Vector m_vDistance; // |v_i - v_j|^2 for each stored entry of m_Qt
     Matrix m_KW; // K W (n x k)

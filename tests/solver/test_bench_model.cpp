@@ -158,6 +158,31 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pcaCost(in));
     }
 
+    void cfOglIterationByHand()
+    {
+        // m = 100, n = 400, k = 5, c = 3, 10 inner steps, implicit K (K M = 4mnk = 800,000),
+        // nnz(Q) 2,000, nnz(S) 3,000, the eigensolve 1e6 flops and 2e5 bytes per step:
+        //   inner steps 10 (2 KM + 8nk^2 + 2 nnz(S) k + 11nk) = 10 x 1,732,000
+        //   after them 3 nnz(Q) k + 9 nnz(Q) + 4 nnz(S) + n + eigen + 3 nnz(Q) c = 1,078,400
+        //   objective 7 nnz(Q) + 2nk^2 + 2nk + 2k^2 = 38,050
+        CfOglCostInputs in;
+        in.m = 100;
+        in.n = 400;
+        in.k = 5;
+        in.c = 3;
+        in.qNonZeros = 2000;
+        in.sNonZeros = 3000;
+        in.eigenFlops = 1e6;
+        in.eigenBytes = 2e5;
+        QCOMPARE(cfOglCost(in).flops, 17320000.0 + 1078400.0 + 38050.0);
+        // Bytes: per inner step X four times 1,280,000, 32 n x k passes 512,000, S 48,000 and
+        // the X M intermediates 16,000; then the pair distances' rows 256,000, 12 passes over
+        // Q 384,000 and 4 over S 192,000, the eigensolve, 10 n x k passes 160,000.
+        QCOMPARE(cfOglCost(in).bytes, 18560000.0 + 256000.0 + 384000.0 + 192000.0 + 2e5 + 160000.0);
+        in.c = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cfOglCost(in));
+    }
+
     void benchTimesKMeansAndPca()
     {
         // The runner on a tiny generated set: k-means gets a modelled row with its Lloyd rounds
@@ -165,14 +190,14 @@ private slots:
         // its message.
         LowRankData data = makeLowRankData({ 200, 30, 3, 0.3, 0.1, 5 });
         BenchOptions options;
-        options.methods = { "kmeans", "pca", "nmf+gaussian" };
+        options.methods = { "kmeans", "pca", "nmf+gaussian", "cf-ogl" };
         options.ranks = { 3 };
         options.iterations = 20;
         options.repeats = 2;
         const MachinePeaks peaks { 1, 64, 50, 50, 10, 1 << 20 };
         const std::vector<BenchRow> rows
             = benchDataset("gen:200x30", data.X, data.labels, options, peaks);
-        QCOMPARE(rows.size(), std::size_t(3));
+        QCOMPARE(rows.size(), std::size_t(4));
         const auto find = [&](const std::string& method) {
             return *std::find_if(
                 rows.begin(), rows.end(), [&](const BenchRow& r) { return r.method == method; });
@@ -194,6 +219,13 @@ private slots:
         QCOMPARE(pca.flopsPerIteration, 475200.0);
         QVERIFY(pca.ac && *pca.ac > 0.9);
         QVERIFY(find("nmf+gaussian").error.find("CF family") != std::string::npos);
+        // CF_OGL: modelled from the counts its steps kept (K implicit, n = 200 > m = 30): at
+        // least its 10 inner steps' two K M products each, 10 x 2 x 4mnk.
+        const BenchRow ogl = find("cf-ogl");
+        QVERIFY2(ogl.error.empty(), ogl.error.c_str());
+        QVERIFY(ogl.modelled);
+        QVERIFY(ogl.graphNonZeros > 0);
+        QVERIFY(ogl.flopsPerIteration > 10 * 2 * 4.0 * 30 * 200 * 3);
     }
 
     void unmodelledMethodsAreRefused()
