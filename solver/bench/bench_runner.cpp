@@ -91,6 +91,30 @@ void setRoofline(BenchRow& row, const IterationCost& cost, const MachinePeaks& p
     row.limitFraction = row.limitMs / row.msPerIteration;
 }
 
+// The row's times from each repeat's seconds per iteration: the median, and the extremes.
+void setTimes(BenchRow& row, const std::vector<double>& seconds)
+{
+    row.msPerIteration = 1e3 * median(seconds);
+    row.msMin = 1e3 * *std::min_element(seconds.begin(), seconds.end());
+    row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
+}
+
+// AC and NMI of k-means (options.kmeansReplicates restarts) on the rows of V, when asked and
+// the dataset has labels.
+void scoreRepresentation(
+    const Matrix& V, const std::vector<int>& labels, const BenchOptions& options, BenchRow& row)
+{
+    if (!options.score || labels.empty())
+        return;
+    const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
+    ClusterOptions cluster;
+    cluster.replicates = options.kmeansReplicates;
+    const std::vector<int> predicted
+        = clusterRepresentation(V, classes, cluster, deriveSeed(options.seed, 1u << 20));
+    row.ac = clusteringAccuracy(labels, predicted);
+    row.nmi = normalizedMutualInformation(labels, predicted);
+}
+
 // The k-means baseline, one replicate from k-means++ seeding: the time of its Lloyd rounds over
 // their number (it stops early when no label moves; row.iterations says how many ran).
 void timeKMeans(MatrixCRef X, const std::vector<int>& labels, int rank, const BenchOptions& options,
@@ -113,9 +137,7 @@ void timeKMeans(MatrixCRef X, const std::vector<int>& labels, int rank, const Be
         seconds.push_back(result.lloydSeconds / std::max(1, result.iterations));
     }
     row.iterations = result.iterations;
-    row.msPerIteration = 1e3 * median(seconds);
-    row.msMin = 1e3 * *std::min_element(seconds.begin(), seconds.end());
-    row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
+    setTimes(row, seconds);
     row.objective = result.objective;
     setRoofline(row, iterationCost({ "kmeans", X.rows(), X.cols(), rank }), peaks);
     if (options.score && !labels.empty()) {
@@ -139,23 +161,13 @@ void timePca(MatrixCRef X, const std::vector<int>& labels, int rank, const Bench
         seconds.push_back(f.solveSeconds);
     }
     row.iterations = 1;
-    row.msPerIteration = 1e3 * median(seconds);
-    row.msMin = 1e3 * *std::min_element(seconds.begin(), seconds.end());
-    row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
+    setTimes(row, seconds);
     row.objective = f.history.empty() ? 0 : f.history.back();
     setRoofline(row,
         pcaCost({ X.rows(), X.cols(), rank, int(sizeof(Scalar)), stats.lanczos, stats.subspace,
             stats.products, stats.restarts }),
         peaks);
-    if (options.score && !labels.empty()) {
-        const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
-        ClusterOptions cluster;
-        cluster.replicates = options.kmeansReplicates;
-        const std::vector<int> predicted
-            = clusterRepresentation(f.V, classes, cluster, deriveSeed(options.seed, 1u << 20));
-        row.ac = clusteringAccuracy(labels, predicted);
-        row.nmi = normalizedMutualInformation(labels, predicted);
-    }
+    scoreRepresentation(f.V, labels, options, row);
 }
 
 BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& labels,
@@ -231,9 +243,7 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         std::vector<double> seconds;
         for (int r = 0; r < options.repeats; ++r)
             seconds.push_back(timedSolve(make, options.iterations, options.seed, f));
-        row.msPerIteration = 1e3 * median(seconds);
-        row.msMin = 1e3 * *std::min_element(seconds.begin(), seconds.end());
-        row.msMax = 1e3 * *std::max_element(seconds.begin(), seconds.end());
+        setTimes(row, seconds);
         row.objective = f.history.empty() ? 0 : f.history.back();
 
         if (method == "cf-ogl" && f.work.count("steps")) {
@@ -267,15 +277,7 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         }
         row.peakMemoryBytes
             = hooks.peakMemoryBytes ? hooks.peakMemoryBytes() : processPeakMemoryBytes();
-        if (options.score && !labels.empty()) {
-            const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
-            ClusterOptions cluster;
-            cluster.replicates = options.kmeansReplicates;
-            const std::vector<int> predicted
-                = clusterRepresentation(f.V, classes, cluster, deriveSeed(options.seed, 1u << 20));
-            row.ac = clusteringAccuracy(labels, predicted);
-            row.nmi = normalizedMutualInformation(labels, predicted);
-        }
+        scoreRepresentation(f.V, labels, options, row);
     } catch (const std::exception& e) {
         row.error = e.what();
     }
