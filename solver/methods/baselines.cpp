@@ -151,7 +151,6 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut)
             }
         }
     }
-    stats.dataPasses = 2;
     for (Eigen::Index j = 0; j < rank; ++j) {
         Eigen::Index at = 0;
         U.col(j).cwiseAbs().maxCoeff(&at);

@@ -19,7 +19,6 @@ struct PcaStats {
     Eigen::Index subspace = 0; // Lanczos: the Krylov subspace kept (ncv)
     Eigen::Index products = 0; // Lanczos: products with the p x p matrix
     Eigen::Index restarts = 0; // Lanczos: implicit restarts
-    int dataPasses = 0; // passes over X: the Gram matrix (with the mean when m <= n) and one more
 };
 
 // The k leading principal components of the samples (columns of X): basis = unit principal

@@ -94,6 +94,8 @@ void CfOgl::initializeFrom(Matrix W, Matrix V)
     normalize();
     m_beta = m_options.beta;
     m_betaChanges = 0;
+    m_eigenFlops = m_eigenBytes = m_symmetricNonZeros = 0;
+    m_steps = 0;
     m_spectralFailure = false;
     // Q0: G itself is not feasible after symmetrization (rows do not sum to 1), so the start is
     // its row-wise projection onto the simplex on G's support (METHODS.md 3).
@@ -199,8 +201,8 @@ void CfOgl::updateEmbedding()
     SpectralEmbedding embedding
         = smallestEigenpairs(L, m_options.clusters, m_options.denseEigenLimit);
     m_spectralFailure = m_spectralFailure || !embedding.converged;
-    m_lastEmbedding.flops = embedding.flops;
-    m_lastEmbedding.bytes = embedding.bytes;
+    m_lastEigenFlops = embedding.flops;
+    m_lastEigenBytes = embedding.bytes;
     m_F = std::move(embedding.F);
     m_spectrum = std::move(embedding.eigenvalues);
     m_fDistance = pairDistances(m_F);
@@ -236,8 +238,8 @@ void CfOgl::step()
     m_vDistance = pairDistances(m_V);
     updateGraph();
     updateEmbedding();
-    m_eigenFlops += m_lastEmbedding.flops;
-    m_eigenBytes += m_lastEmbedding.bytes;
+    m_eigenFlops += m_lastEigenFlops;
+    m_eigenBytes += m_lastEigenBytes;
     ++m_steps;
     tuneBeta();
     // The first recorded value opens the first segment anyway; no marker at iteration 1.

@@ -119,7 +119,8 @@ private:
     SparseMatrix m_Qt;
     Graph m_sym; // S = (Q + Q^T)/2 and its degrees S 1
     // The work of the steps' eigensolves, and the steps (Factorization::work, for the bench).
-    SpectralEmbedding m_lastEmbedding;
+    double m_lastEigenFlops = 0; // the latest eigensolve's
+    double m_lastEigenBytes = 0;
     double m_eigenFlops = 0;
     double m_eigenBytes = 0;
     double m_symmetricNonZeros = 0; // summed over the steps
