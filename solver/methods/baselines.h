@@ -25,8 +25,9 @@ struct PcaStats {
 // directions (m x k, signed; each column's largest entry made positive for determinism),
 // V = the centred samples' scores (n x k). Uses the m x m covariance when m <= n and the
 // centred n x n Gram matrix otherwise, whichever is smaller, formed as its lower triangle; from
-// order 256 on, with k small against it, only the k leading eigenpairs are computed (Lanczos),
-// else all of them. The history holds the variance left out, ||Xc||^2 - ||V||^2.
+// order 64 on, when Lanczos' subspace (max(2k + 1, k + 20)) is at most half the order, only the
+// k leading eigenpairs are computed, else all of them. X is read twice. The history holds the
+// variance left out, ||Xc||^2 - ||V||^2.
 Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* stats = nullptr);
 
 } // namespace facet
