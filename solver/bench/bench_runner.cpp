@@ -251,8 +251,9 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
             in.m = X.rows();
             in.n = X.cols();
             in.k = rank;
-            in.c = params.clusters == 0 ? rank : params.clusters;
-            in.innerSteps = params.innerSteps;
+            // The method's own c and step count (the registry's defaults applied).
+            in.c = Eigen::Index(f.work.at("clusters"));
+            in.innerSteps = int(f.work.at("inner_steps"));
             in.explicitKernel = row.explicitKernel;
             in.scalarBytes = int(sizeof(Scalar));
             in.qNonZeros = f.work.at("q_nonzeros");

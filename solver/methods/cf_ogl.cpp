@@ -319,6 +319,8 @@ void CfOgl::exportTo(Factorization& out) const
     if (m_steps > 0) {
         const double steps = double(m_steps);
         out.work["steps"] = steps;
+        out.work["clusters"] = double(m_options.clusters);
+        out.work["inner_steps"] = double(m_options.innerSteps);
         out.work["eigen_flops_per_step"] = m_eigenFlops / steps;
         out.work["eigen_bytes_per_step"] = m_eigenBytes / steps;
         out.work["q_nonzeros"] = double(m_Qt.nonZeros());
