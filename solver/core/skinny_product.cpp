@@ -2,6 +2,7 @@
 #include "core/skinny_product.h"
 
 #include "core/openmp.h"
+#include "core/packet_sum.h"
 
 #include <Eigen/Core>
 
@@ -212,13 +213,7 @@ void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index 
     }
     for (int a = 0; a < A; ++a)
         for (int c = 0; c < C; ++c) {
-            // Through memory rather than predux, whose AVX-512 form trips GCC 12's
-            // -Wuninitialized inside avx512fintrin.h; once per dot product of length m.
-            T lanes[kTLanes];
-            pstoreu(lanes, acc[a][c]);
-            T sum = 0;
-            for (const T lane : lanes)
-                sum += lane;
+            T sum = sumOfLanes(acc[a][c]);
             for (Index rr = r; rr < m; ++rr)
                 sum += X[a * ldx + rr] * M[c * ldm + rr];
             Q[c * ldq + a] = sum;

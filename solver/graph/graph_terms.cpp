@@ -2,6 +2,7 @@
 #include "graph/graph_terms.h"
 
 #include "core/openmp.h"
+#include "core/packet_sum.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -80,17 +81,6 @@ struct Stored {
     const Index* index;
     const Scalar* value;
 };
-
-Scalar sumOfLanes(const Packet& p)
-{
-    // Through memory rather than predux, whose AVX-512 form trips GCC 12's -Wuninitialized.
-    Scalar lanes[kLanes];
-    pstoreu(lanes, p);
-    Scalar sum = 0;
-    for (const Scalar lane : lanes)
-        sum += lane;
-    return sum;
-}
 
 // Row i of S V for P packets per row, into out[0..width).
 template <int P> void neighbourSum(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
