@@ -23,14 +23,22 @@ constexpr Scalar kRelativeShift = Scalar(1e-8);
 constexpr Scalar kLanczosTolerance = std::is_same_v<Scalar, float> ? Scalar(1e-5) : Scalar(1e-10);
 constexpr Index kLanczosMaxRestarts = 1000;
 constexpr std::uint64_t kStartSeed = 0x5eed5eedULL;
+// The fixed start's weight next to a warm start: with 1e-4 the 20,000-sample solve of table 11
+// (bench/RESULTS.md) took 33 products instead of 44, with 1e-6 22 (converged in the first
+// Lanczos cycle). Float keeps it well above its rounding.
+constexpr Scalar kWarmStartNoise = std::is_same_v<Scalar, float> ? Scalar(1e-3) : Scalar(1e-6);
 
 SpectralEmbedding denseEigenpairs(const SparseMatrix& L, int c)
 {
     const Index want = std::min<Index>(c + 1, L.rows());
     const Eigen::SelfAdjointEigenSolver<Matrix> solver(Matrix(L), Eigen::ComputeEigenvectors);
     const double n = double(L.rows());
-    return { solver.eigenvectors().leftCols(c), solver.eigenvalues().head(want), true,
-        9 * n * n * n, 4 * n * n * double(sizeof(Scalar)) };
+    SpectralEmbedding out;
+    out.F = solver.eigenvectors().leftCols(c);
+    out.eigenvalues = solver.eigenvalues().head(want);
+    out.flops = 9 * n * n * n;
+    out.bytes = 4 * n * n * double(sizeof(Scalar));
+    return out;
 }
 
 // y = P (L - sigma I)^{-1} P x, P x = x minus its mean over each connected component (the
@@ -109,12 +117,17 @@ private:
 SpectralEmbedding failed(Index n, int c, Index want)
 {
     const Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
-    return { Matrix::Constant(n, c, nan), Vector::Constant(want, nan), false };
+    SpectralEmbedding out;
+    out.F = Matrix::Constant(n, c, nan);
+    out.eigenvalues = Vector::Constant(want, nan);
+    out.converged = false;
+    return out;
 }
 
 } // namespace
 
-SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c, Index denseLimit)
+SpectralEmbedding smallestEigenpairs(
+    const SparseMatrix& L, int c, Index denseLimit, const Matrix* warmStart)
 {
     const Index n = L.rows();
     if (L.cols() != n)
@@ -161,6 +174,16 @@ SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c, Index denseLi
     Rng rng(kStartSeed);
     Vector start = (rng.uniformMatrix(n, 1).array() - Scalar(0.5)).matrix();
     op.project(start.data());
+    if (warmStart != nullptr && warmStart->rows() == n && warmStart->cols() > 0
+        && warmStart->allFinite()) {
+        // The sum of the previous solve's eigenvectors, plus the fixed start at a small weight so
+        // that no direction is missing from the Krylov space (see the header).
+        Vector warm = warmStart->rowwise().sum();
+        op.project(warm.data());
+        const Scalar warmNorm = warm.norm(), startNorm = start.norm();
+        if (warmNorm > 0 && startNorm > 0)
+            start = warm / warmNorm + kWarmStartNoise * start / startNorm;
+    }
 
     for (Index ncv = std::min(rank, std::max(2 * nev + 1, nev + 20));;
          ncv = std::min(rank, 2 * ncv)) {
@@ -174,6 +197,7 @@ SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c, Index denseLi
         solver->compute(Spectra::SortRule::LargestMagn, kLanczosMaxRestarts, kLanczosTolerance,
             Spectra::SortRule::SmallestAlge);
         op.countProducts(double(solver->num_operations()), double(ncv));
+        out.products += solver->num_operations();
         out.flops = op.flops;
         out.bytes = op.bytes;
         if (solver->info() == Spectra::CompInfo::Successful) {
@@ -181,6 +205,7 @@ SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c, Index denseLi
             const Matrix vectors = solver->eigenvectors(nev);
             out.eigenvalues.tail(nev) = lambda;
             out.F.rightCols(c - nullColumns) = vectors.leftCols(c - nullColumns);
+            out.solved = vectors;
             return out;
         }
         if (ncv == rank)

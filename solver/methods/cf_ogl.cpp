@@ -97,6 +97,7 @@ void CfOgl::initializeFrom(Matrix W, Matrix V)
     m_eigenFlops = m_eigenBytes = m_symmetricNonZeros = 0;
     m_steps = 0;
     m_spectralFailure = false;
+    m_warmEigenvectors.resize(0, 0); // a new start solves from the fixed start, like a new object
     // Q0: G itself is not feasible after symmetrization (rows do not sum to 1), so the start is
     // its row-wise projection onto the simplex on G's support (METHODS.md 3).
     m_Qt = m_G->S;
@@ -198,8 +199,9 @@ void CfOgl::updateEmbedding()
     D.setIdentity();
     D.diagonal() = m_sym.degree;
     const SparseMatrix L = D - m_sym.S;
-    SpectralEmbedding embedding
-        = smallestEigenpairs(L, m_options.clusters, m_options.denseEigenLimit);
+    SpectralEmbedding embedding = smallestEigenpairs(L, m_options.clusters,
+        m_options.denseEigenLimit, m_warmEigenvectors.size() > 0 ? &m_warmEigenvectors : nullptr);
+    m_warmEigenvectors = std::move(embedding.solved);
     m_spectralFailure = m_spectralFailure || !embedding.converged;
     m_lastEigenFlops = embedding.flops;
     m_lastEigenBytes = embedding.bytes;
@@ -296,6 +298,7 @@ void CfOgl::restore(const std::vector<Matrix>& state)
     Eigen::Map<Vector>(m_Qt.valuePtr(), m_Qt.nonZeros()) = q.reshaped();
     m_F = state.at(3);
     m_spectrum = state.at(4).reshaped();
+    m_warmEigenvectors.resize(0, 0); // from another graph than the restored one
     m_beta = double(state.at(5)(0, 0));
     refreshCache();
     refreshSymmetric();

@@ -119,6 +119,7 @@ private:
     SparseMatrix m_Qt;
     Graph m_sym; // S = (Q + Q^T)/2 and its degrees S 1
     // The work of the steps' eigensolves, and the steps (Factorization::work, for the bench).
+    Matrix m_warmEigenvectors; // the latest sparse eigensolve's, the next one's start
     double m_lastEigenFlops = 0; // the latest eigensolve's
     double m_lastEigenBytes = 0;
     double m_eigenFlops = 0;

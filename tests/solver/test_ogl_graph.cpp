@@ -211,6 +211,58 @@ private slots:
         // Deterministic.
         QVERIFY(smallestEigenpairs(L, c, 0).F == sparse.F);
     }
+    // A warm start from the eigenvectors of a nearby graph (CF_OGL's previous outer iteration)
+    // gives the cold solve's answer in fewer operator products. Nearby: every weight of the
+    // graph scaled by a factor in [0.97, 1.03]. Connected (c + 1 eigenpairs to find) and three
+    // blobs (c + 1 - 3).
+    void warmStartFromNearbyGraph_data()
+    {
+        QTest::addColumn<int>("graph");
+        QTest::addColumn<int>("c");
+        QTest::newRow("connected c=4") << 0 << 4;
+        QTest::newRow("connected c=8") << 0 << 8;
+        QTest::newRow("3 components c=3") << 1 << 3;
+        QTest::newRow("3 components c=6") << 1 << 6;
+    }
+    void warmStartFromNearbyGraph()
+    {
+        QFETCH(int, graph);
+        QFETCH(int, c);
+        Rng rng(23);
+        const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 600)) : blobs(3, 200, 10, 8);
+        const SparseMatrix S0 = adaptiveNeighborGraph(X, 6).S;
+        SparseMatrix S1 = S0;
+        // Symmetric perturbation: the factor depends on the unordered pair.
+        for (Index j = 0; j < S1.outerSize(); ++j)
+            for (SparseMatrix::InnerIterator it(S1, j); it; ++it) {
+                const Index a = std::min(it.row(), it.col()), b = std::max(it.row(), it.col());
+                it.valueRef() *= Scalar(1 + 0.03 * std::sin(double(7 * a + 13 * b)));
+            }
+        const SpectralEmbedding previous = smallestEigenpairs(laplacian(S0), c, 0);
+        QVERIFY(previous.converged);
+        QCOMPARE(previous.solved.rows(), X.cols());
+        QCOMPARE(previous.solved.cols(), Index(c + 1 - (graph == 0 ? 1 : 3)));
+        const SparseMatrix L = laplacian(S1);
+        const SpectralEmbedding cold = smallestEigenpairs(L, c, 0);
+        const SpectralEmbedding warm = smallestEigenpairs(L, c, 0, &previous.solved);
+        QVERIFY(cold.converged && warm.converged);
+        QVERIFY2(warm.products < cold.products,
+            qPrintable(
+                QStringLiteral("warm %1 products, cold %2").arg(warm.products).arg(cold.products)));
+        QVERIFY(warm.flops < cold.flops);
+        QVERIFY2((warm.eigenvalues - cold.eigenvalues).cwiseAbs().maxCoeff() < 1e-10,
+            qPrintable(
+                QStringLiteral("eigenvalue deviation %1")
+                    .arg(double((warm.eigenvalues - cold.eigenvalues).cwiseAbs().maxCoeff()))));
+        QVERIFY(
+            (warm.F.transpose() * warm.F - Matrix::Identity(c, c)).cwiseAbs().maxCoeff() < 1e-10);
+        const double trace = (warm.F.transpose() * (L * warm.F)).trace();
+        QVERIFY(std::abs(trace - cold.eigenvalues.head(c).sum()) < 1e-10);
+        // Deterministic; a start of the wrong size is ignored (the cold solve, bit for bit).
+        QVERIFY(smallestEigenpairs(L, c, 0, &previous.solved).F == warm.F);
+        const Matrix wrongSize = Matrix::Ones(X.cols() - 1, 2);
+        QVERIFY(smallestEigenpairs(L, c, 0, &wrongSize).F == cold.F);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestOglGraph)
