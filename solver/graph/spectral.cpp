@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -41,9 +42,18 @@ SpectralEmbedding denseEigenpairs(const SparseMatrix& L, int c)
     return out;
 }
 
+// Groups of connected components factorized apart (see DeflatedShiftInvert). A fixed number,
+// not the thread count, so that the factors, and the result, do not depend on the threads.
+constexpr int kComponentGroups = 4;
+
 // y = P (L - sigma I)^{-1} P x, P x = x minus its mean over each connected component (the
 // orthogonal projector onto the complement of the component indicators, the null space of L).
 // L - sigma I with sigma < 0 is positive definite, so LDL^T applies. Spectra's operator concept.
+// With several components L is block diagonal (no edge joins two components), so the solve
+// splits: the components go into up to kComponentGroups groups of about equal size (largest
+// first, each to the smallest group), and each group's diagonal block is factorized and solved
+// on its own, the groups in parallel. A CF_OGL graph ends up with c components; at n = 20,000
+// (10 components) the one serial LDL^T took 290 ms and each solve 8.5 ms.
 class DeflatedShiftInvert {
 public:
     using Scalar = facet::Scalar;
@@ -55,25 +65,46 @@ public:
     {
         for (int label : components.labels)
             m_size[std::size_t(label)] += 1;
+        groupComponents();
     }
     Index rows() const { return m_L.rows(); }
     Index cols() const { return m_L.cols(); }
     void set_shift(const Scalar& sigma)
     {
-        SparseMatrix identity(rows(), cols());
+        const Index n = rows();
+        SparseMatrix identity(n, n);
         identity.setIdentity();
         const SparseMatrix shifted = m_L - sigma * identity;
-        m_factor.compute(shifted);
-        if (m_factor.info() != Eigen::Success)
-            throw std::runtime_error("LDL^T of the shifted Laplacian failed");
-        // The factor's strictly lower entries per column (the diagonal is D, kept apart).
-        const auto& factor = m_factor.matrixL().nestedExpression();
-        m_factorNonZeros = double(factor.nonZeros());
-        for (Index j = 0; j < factor.outerSize(); ++j) {
-            const double below = double(factor.outerIndexPtr()[j + 1] - factor.outerIndexPtr()[j]);
-            flops += below * below + 3 * below;
+        const int groups = int(m_groups.size());
+        std::vector<double> groupFlops(m_groups.size(), 0), groupNonZeros(m_groups.size(), 0);
+        std::vector<char> ok(m_groups.size(), 0);
+#pragma omp parallel for schedule(dynamic, 1) if (groups > 1)
+        for (int g = 0; g < groups; ++g) {
+            Group& group = m_groups[std::size_t(g)];
+            if (groups == 1)
+                group.factor->compute(shifted);
+            else
+                group.factor->compute(diagonalBlock(shifted, group.members));
+            ok[std::size_t(g)] = group.factor->info() == Eigen::Success;
+            if (!ok[std::size_t(g)])
+                continue;
+            // The factor's strictly lower entries per column (the diagonal is D, kept apart).
+            const auto& factor = group.factor->matrixL().nestedExpression();
+            groupNonZeros[std::size_t(g)] = double(factor.nonZeros());
+            for (Index j = 0; j < factor.outerSize(); ++j) {
+                const double below
+                    = double(factor.outerIndexPtr()[j + 1] - factor.outerIndexPtr()[j]);
+                groupFlops[std::size_t(g)] += below * below + 3 * below;
+            }
         }
-        bytes += double(shifted.nonZeros() + factor.nonZeros()) * double(sizeof(Scalar) + 8);
+        if (std::find(ok.begin(), ok.end(), 0) != ok.end())
+            throw std::runtime_error("LDL^T of the shifted Laplacian failed");
+        m_factorNonZeros = 0;
+        for (std::size_t g = 0; g < m_groups.size(); ++g) {
+            m_factorNonZeros += groupNonZeros[g];
+            flops += groupFlops[g];
+        }
+        bytes += double(shifted.nonZeros() + m_factorNonZeros) * double(sizeof(Scalar) + 8);
     }
     // The work of `products` applications of the operator with a Krylov subspace of ncv.
     void countProducts(double products, double ncv)
@@ -101,16 +132,80 @@ public:
     {
         Vector x = Eigen::Map<const Vector>(xIn, rows());
         project(x.data());
-        Eigen::Map<Vector> y(yOut, rows());
-        y = m_factor.solve(x);
+        const int groups = int(m_groups.size());
+        if (groups == 1) {
+            Eigen::Map<Vector>(yOut, rows()) = m_groups[0].factor->solve(x);
+        } else {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (int g = 0; g < groups; ++g) {
+                const Group& group = m_groups[std::size_t(g)];
+                const Index size = Index(group.members.size());
+                Vector local(size);
+                for (Index i = 0; i < size; ++i)
+                    local(i) = x(group.members[std::size_t(i)]);
+                const Vector solved = group.factor->solve(local);
+                for (Index i = 0; i < size; ++i)
+                    yOut[group.members[std::size_t(i)]] = solved(i);
+            }
+        }
         project(yOut);
     }
 
 private:
+    struct Group {
+        std::vector<Index> members; // increasing; empty for the single group of a connected L
+        // Behind a pointer: Eigen's solvers can be neither copied nor moved.
+        std::unique_ptr<Eigen::SimplicialLDLT<SparseMatrix>> factor
+            = std::make_unique<Eigen::SimplicialLDLT<SparseMatrix>>();
+    };
+
+    void groupComponents()
+    {
+        const int count = m_components.count;
+        const int groups = std::min(count, kComponentGroups);
+        m_groups.resize(std::size_t(std::max(groups, 1)));
+        if (groups <= 1)
+            return;
+        std::vector<int> order(static_cast<std::size_t>(count));
+        for (int k = 0; k < count; ++k)
+            order[std::size_t(k)] = k;
+        std::stable_sort(order.begin(), order.end(),
+            [&](int a, int b) { return m_size[std::size_t(a)] > m_size[std::size_t(b)]; });
+        std::vector<Index> load(std::size_t(groups), 0);
+        std::vector<int> groupOf(static_cast<std::size_t>(count));
+        for (const int k : order) {
+            const auto lightest = std::min_element(load.begin(), load.end()) - load.begin();
+            groupOf[std::size_t(k)] = int(lightest);
+            load[std::size_t(lightest)] += m_size[std::size_t(k)];
+        }
+        const Index n = rows();
+        for (Index i = 0; i < n; ++i)
+            m_groups[std::size_t(groupOf[std::size_t(m_components.labels[std::size_t(i)])])]
+                .members.push_back(i);
+    }
+
+    // The principal submatrix of A on `members` (increasing): no entry of A joins them to the
+    // rest, since they are whole components.
+    static SparseMatrix diagonalBlock(const SparseMatrix& A, const std::vector<Index>& members)
+    {
+        std::vector<Index> local(std::size_t(A.rows()), -1);
+        for (std::size_t i = 0; i < members.size(); ++i)
+            local[std::size_t(members[i])] = Index(i);
+        std::vector<Eigen::Triplet<Scalar, Index>> entries;
+        for (std::size_t j = 0; j < members.size(); ++j)
+            for (SparseMatrix::InnerIterator it(A, members[j]); it; ++it)
+                if (local[std::size_t(it.row())] >= 0)
+                    entries.emplace_back(local[std::size_t(it.row())], Index(j), it.value());
+        const Index size = Index(members.size());
+        SparseMatrix block(size, size);
+        block.setFromTriplets(entries.begin(), entries.end());
+        return block;
+    }
+
     const SparseMatrix& m_L;
     const Components& m_components;
     std::vector<Index> m_size; // members per component
-    Eigen::SimplicialLDLT<SparseMatrix> m_factor;
+    std::vector<Group> m_groups;
     double m_factorNonZeros = 0;
 };
 

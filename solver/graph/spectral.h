@@ -45,7 +45,11 @@ struct SpectralEmbedding {
 //     P (L + s I)^{-1} P, P the projector onto the complement of the indicators, whose
 //     eigenvalues are 1 / (lambda + s) (Spectra's SymEigsShiftSolver, sigma = -s,
 //     s = 1e-8 max diag(L): small against every eigenvalue worth separating, large enough for
-//     a stable LDL^T of L + s I). When r >= c + 1 no solve is needed at all.
+//     a stable LDL^T of L + s I). When r >= c + 1 no solve is needed at all. With r >= 2, L is
+//     block diagonal: the components go into up to 4 groups of about equal size, each group's
+//     block is factorized and solved apart, the groups in parallel (CF_OGL at n = 20,000, 10
+//     components: 632-645 -> 368 ms per outer iteration). The groups do not depend on the
+//     thread count, so neither does the result.
 // warmStart (optional, sparse path): the `solved` eigenvectors of an earlier solve on a nearby
 //   graph of the same size, e.g. CF_OGL's previous outer iteration. Lanczos then starts from
 //   their sum (projected) plus the fixed start at a weight of 1e-6 (float 1e-3), instead of the

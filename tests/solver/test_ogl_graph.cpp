@@ -2,6 +2,7 @@
 // The graph pieces of CF_OGL (METHODS.md section 3): the adaptive-neighbour graph G against a
 // brute-force construction, connected components, and the sparse spectral embedding against
 // the dense eigensolver.
+#include "core/openmp.h"
 #include "core/random.h"
 #include "graph/adaptive_neighbors.h"
 #include "graph/components.h"
@@ -157,21 +158,29 @@ private slots:
     }
     void sparseMatchesDense_data()
     {
-        QTest::addColumn<int>("graph"); // 0: connected random, 1: three blobs
+        // 0: connected random, 1: three blobs, 2: seven blobs (more components than the sparse
+        // path's factorization groups, so groups of two components)
+        QTest::addColumn<int>("graph");
         QTest::addColumn<int>("c");
         QTest::newRow("connected c=1") << 0 << 1;
         QTest::newRow("connected c=4") << 0 << 4;
         QTest::newRow("3 components c=2") << 1 << 2;
         QTest::newRow("3 components c=3") << 1 << 3;
         QTest::newRow("3 components c=6") << 1 << 6;
+        QTest::newRow("7 components c=7") << 2 << 7;
+        QTest::newRow("7 components c=10") << 2 << 10;
     }
     void sparseMatchesDense()
     {
         QFETCH(int, graph);
         QFETCH(int, c);
         Rng rng(21);
-        const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 300)) : blobs(3, 100, 10, 8);
+        const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 300))
+            : graph == 1            ? blobs(3, 100, 10, 8)
+                                    : blobs(7, 40, 10, 9);
+        const int components = graph == 0 ? 1 : graph == 1 ? 3 : 7;
         const SparseMatrix L = laplacian(adaptiveNeighborGraph(X, 6).S);
+        QCOMPARE(connectedComponents(SparseMatrix(-L)).count, components);
         const SpectralEmbedding dense = smallestEigenpairs(L, c, L.rows());
         const SpectralEmbedding sparse = smallestEigenpairs(L, c, 0);
         QVERIFY(dense.converged && sparse.converged);
@@ -180,7 +189,7 @@ private slots:
         // alone), at least one product per eigenpair and far less than the dense path.
         const double n = double(L.rows());
         QCOMPARE(dense.flops, 9 * n * n * n);
-        if (graph == 1 && c == 2) {
+        if (c + 1 <= components) {
             QCOMPARE(sparse.flops, 0.0);
         } else {
             QVERIFY(sparse.flops > 5 * n * double(c) && sparse.flops < dense.flops / 10);
@@ -207,9 +216,16 @@ private slots:
         }
         // Zero eigenvalues count components (the beta rule reads them).
         const int zeros = int((sparse.eigenvalues.array() < kZeroEigenvalue).count());
-        QCOMPARE(zeros, std::min(c + 1, graph == 0 ? 1 : 3));
-        // Deterministic.
+        QCOMPARE(zeros, std::min(c + 1, components));
+        // Deterministic, also on one thread and on three (the component groups are fixed).
         QVERIFY(smallestEigenpairs(L, c, 0).F == sparse.F);
+        const int saved = omp::maxThreads();
+        for (const int threads : { 1, 3 }) {
+            omp::setThreads(threads);
+            const Matrix F = smallestEigenpairs(L, c, 0).F;
+            omp::setThreads(saved);
+            QVERIFY(F == sparse.F);
+        }
     }
     // A warm start from the eigenvectors of a nearby graph (CF_OGL's previous outer iteration)
     // gives the cold solve's answer in fewer operator products. Nearby: every weight of the
