@@ -9,7 +9,7 @@ namespace facet {
 // and for the 512-bit packets a fold to half width (one extract and one add) before it. This
 // replaced a store of the lanes and a scalar loop over them (16 dependent adds for 16 floats),
 // which took a fifth of the float dot kernel's time on cache-resident sets (k = 10-40, one thread:
-// X^T M at 153-173 -> 182-199 GFLOP/s; double unchanged within the noise). It also stays clear of
+// X^T M at 153-187 -> 168-209 GFLOP/s; double unchanged within the noise). It also stays clear of
 // the AVX-512 form of predux, which trips GCC 12's -Wuninitialized inside avx512fintrin.h. The
 // lanes are added in one fixed order, so a kernel's result is still the same for the same input.
 template <class Packet>

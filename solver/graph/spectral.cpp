@@ -184,8 +184,9 @@ private:
                 .members.push_back(i);
     }
 
-    // The principal submatrix of A on `members` (increasing): no entry of A joins them to the
-    // rest, since they are whole components.
+    // The principal submatrix of A on `members` (increasing), whole components. Only a stored
+    // zero can join them to the rest (components are made of the positive entries); it is
+    // left out.
     static SparseMatrix diagonalBlock(const SparseMatrix& A, const std::vector<Index>& members)
     {
         std::vector<Index> local(std::size_t(A.rows()), -1);
