@@ -151,6 +151,8 @@ private slots:
         QTest::newRow("overlapping lambda=0") << 1.5 << 8 << 0.0 << 1.0 << 2000 << false;
         QTest::newRow("noise p=5") << 0.0 << 5 << 1.0 << 1.0 << 2000 << false;
         QTest::newRow("noise p=5 sparse eigensolver") << 0.0 << 5 << 1.0 << 1.0 << 0 << false;
+        // Three components: the sparse path's grouped factorization, one eigenpair to find.
+        QTest::newRow("blobs p=5 sparse eigensolver") << 0.25 << 5 << 1.0 << 1.0 << 0 << false;
     }
     void monotoneWithinSegments()
     {
@@ -271,6 +273,32 @@ private slots:
                 qPrintable(QStringLiteral("factor %1: deviation %2").arg(factor).arg(worst)));
         }
         QVERIFY(method.updateTerms(2).numerator.size() == 0);
+    }
+    // The sparse eigensolver starts each solve from the previous one's eigenvectors; a new start
+    // of the same object must not see the last run's, so a reused object repeats a fresh one's
+    // run bit for bit.
+    void reusedObjectRepeatsFreshRun()
+    {
+        Matrix X = blobs(3, 40, 10, 2.0, 7, nullptr);
+        const Problem problem = makeProblem(std::move(X), 8);
+        CfOglOptions o = options(3, 3);
+        o.denseEigenLimit = 0;
+        CfOgl reused(problem.X, problem.gram, problem.G, o);
+        CfOgl fresh(problem.X, problem.gram, problem.G, o);
+        runChecked(reused, *problem.G, 6, 4);
+        runChecked(reused, *problem.G, 6, 12);
+        runChecked(fresh, *problem.G, 6, 12);
+        QVERIFY(reused.V() == fresh.V());
+        QVERIFY(reused.F() == fresh.F());
+        QCOMPARE(reused.objective(), fresh.objective());
+        // A restored state continues like the run it came from.
+        const std::vector<Matrix> saved = fresh.state();
+        fresh.step();
+        const Matrix next = fresh.V();
+        runChecked(reused, *problem.G, 3, 99); // another run, so its warm start differs
+        reused.restore(saved);
+        reused.step();
+        QVERIFY((reused.V() - next).cwiseAbs().maxCoeff() <= 1e-9 * next.cwiseAbs().maxCoeff());
     }
     void sameSeedSameFactors()
     {
