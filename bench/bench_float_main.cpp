@@ -83,6 +83,8 @@ int main(int argc, char** argv)
                 threads = toInt(value(), arg);
             else if (arg == "--no-score")
                 options.score = false;
+            else if (arg == "--ceilings-per-case")
+                options.ceilingsPerCase = true;
             else if (arg == "--knn") {
                 const std::string mode = value();
                 options.knn = mode == "exact" ? KnnSearch::Exact

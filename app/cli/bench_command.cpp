@@ -72,6 +72,7 @@ void addBenchOptions(QCommandLineParser& p)
         { u"no-score"_s, u"Skip AC/NMI"_s },
         { u"export-npy"_s, u"Write each dataset as .npy"_s, u"dir"_s },
         { u"threads"_s, u"Threads"_s, u"t"_s, u"0"_s },
+        { u"ceilings"_s, u"When to measure the ceilings"_s, u"when"_s, u"case"_s },
         { u"json"_s, u"JSON output"_s, u"file"_s },
     });
 }
@@ -127,6 +128,10 @@ Result<bool> readBenchOptions(const QCommandLineParser& p, CliOptions& o)
             return Error { init.error() };
         b.run.init = *init;
     }
+    const QString ceilings = p.value(u"ceilings"_s);
+    if (ceilings != u"case" && ceilings != u"once")
+        return Error { u"--ceilings must be case or once, got '%1'"_s.arg(ceilings) };
+    b.run.ceilingsPerCase = ceilings == u"case";
     b.run.score = !p.isSet(u"no-score"_s);
     b.knnRecall = p.isSet(u"knn-recall"_s);
     b.timing = !p.isSet(u"no-timing"_s);
@@ -166,7 +171,10 @@ QString benchUsage()
            "  --no-score           skip AC/NMI (k-means on V after the last repeat)\n"
            "  --export-npy DIR     write each dataset as DIR/NAME.npy (n x m float64), the data\n"
            "                       bench/compare_sklearn.sh hands to scikit-learn\n"
-           "  --threads T          threads (default: all cores)\n"_s;
+           "  --threads T          threads (default: all cores)\n"
+           "  --ceilings WHEN      case (default): measure the GEMM and triad ceilings again\n"
+           "                       before each case and judge it against them; once: only at\n"
+           "                       the start of the run\n"_s;
 }
 
 int runBench(const CliOptions& options, QTextStream& out, QTextStream& err)
@@ -183,7 +191,8 @@ int runBench(const CliOptions& options, QTextStream& out, QTextStream& err)
                 { u"knn"_s, choiceName(kKnnSearchChoices, b.run.knn) },
                 { u"init"_s, b.run.init ? choiceName(kInitChoices, *b.run.init) : u"default"_s },
                 { u"threads"_s, options.threads }, { u"labeled_fraction"_s, b.run.labeledFraction },
-                { u"kmeans_replicates"_s, b.run.kmeansReplicates } } } };
+                { u"kmeans_replicates"_s, b.run.kmeansReplicates },
+                { u"ceilings"_s, b.run.ceilingsPerCase ? u"case"_s : u"once"_s } } } };
     out << "facet-cli bench: Eigen " << Eigen::nbThreads() << " threads, OpenMP "
         << omp::maxThreads() << ", " << Eigen::SimdInstructionSetsInUse() << ", load average "
         << loadAverage() << '\n';

@@ -179,6 +179,8 @@ Result<FloatBenchOutput> runFloatBench(const std::vector<BenchInput>& inputs,
         arguments << u"--no-score"_s;
     if (options.init)
         arguments << u"--init"_s << choiceName(kInitChoices, *options.init);
+    if (options.ceilingsPerCase)
+        arguments << u"--ceilings-per-case"_s;
 
     QProcess process;
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -213,7 +215,8 @@ QString benchTable(const std::vector<BenchRow>& rows)
     int methodWidth = 8;
     for (const BenchRow& r : rows)
         methodWidth = std::max(methodWidth, int(r.method.size()));
-    QString table = u"%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11\n"_s.arg(u"dataset"_s, -14)
+    // "GEMM" and "triad": the ceilings (GFLOP/s, GB/s) the row's limit was computed from.
+    QString table = u"%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n"_s.arg(u"dataset"_s, -14)
                         .arg(u"method"_s, -methodWidth)
                         .arg(u"prec"_s, -6)
                         .arg(u"k"_s, 3)
@@ -221,6 +224,8 @@ QString benchTable(const std::vector<BenchRow>& rows)
                         .arg(u"GFLOP/s"_s, 8)
                         .arg(u"limit ms"_s, 9)
                         .arg(u"of limit"_s, 8)
+                        .arg(u"GEMM"_s, 5)
+                        .arg(u"triad"_s, 5)
                         .arg(u"peak MiB"_s, 9)
                         .arg(u"AC"_s, 6)
                         .arg(u"NMI"_s, 6);
@@ -234,7 +239,7 @@ QString benchTable(const std::vector<BenchRow>& rows)
                          .arg(QString::fromStdString(r.error));
             continue;
         }
-        table += u"%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11\n"_s.arg(name, -14)
+        table += u"%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11 %12 %13\n"_s.arg(name, -14)
                      .arg(QString::fromStdString(r.method), -methodWidth)
                      .arg(QString::fromStdString(r.precision), -6)
                      .arg(r.rank, 3)
@@ -242,6 +247,8 @@ QString benchTable(const std::vector<BenchRow>& rows)
                      .arg(r.modelled ? fixed(r.gflops, 1) : u"-"_s, 8)
                      .arg(r.modelled ? fixed(r.limitMs, 3) : u"-"_s, 9)
                      .arg(r.modelled ? fixed(r.limitFraction, 2) : u"-"_s, 8)
+                     .arg(r.modelled ? fixed(r.gemmGflops, 0) : u"-"_s, 5)
+                     .arg(r.modelled ? fixed(r.triadGBs, 0) : u"-"_s, 5)
                      .arg(fixed(r.peakMemoryBytes / 1048576.0, 0), 9)
                      .arg(optionalNumber(r.ac), 6)
                      .arg(optionalNumber(r.nmi), 6);
@@ -277,6 +284,8 @@ QJsonObject benchRowJson(const BenchRow& r)
         o[u"gflops"_s] = r.gflops;
         o[u"roofline_limit_ms"_s] = r.limitMs;
         o[u"fraction_of_limit"_s] = r.limitFraction;
+        o[u"ceiling_gemm_gflops"_s] = r.gemmGflops;
+        o[u"ceiling_triad_gb_per_s"_s] = r.triadGBs;
     }
     o[u"peak_resident_bytes"_s] = r.peakMemoryBytes;
     o[u"objective"_s] = r.objective;

@@ -42,6 +42,10 @@ struct BenchOptions {
     // The start of every method (METHODS.md section 0); unset: each method's own default
     // (random; nmf for CCF).
     std::optional<InitKind> init;
+    // Measure the GEMM and triad ceilings again right before each case's timed runs
+    // (measureCaseCeilings) and judge the case against them; false: every case against the
+    // ceilings the caller measured once. `facet-cli bench --ceilings case` (its default).
+    bool ceilingsPerCase = false;
 };
 
 // One method x dataset x rank.
@@ -69,6 +73,8 @@ struct BenchRow {
     double gflops = 0; // achieved: flopsPerIteration / time
     double limitMs = 0; // roofline limit of one iteration
     double limitFraction = 0; // limitMs / msPerIteration (1 = at the hardware limit)
+    double gemmGflops = 0; // the ceilings limitMs was computed from (the run's or the case's)
+    double triadGBs = 0;
     double peakMemoryBytes = 0; // resident high-water mark of this case (see BenchHooks)
     std::optional<double> ac;
     std::optional<double> nmi;
@@ -90,7 +96,8 @@ int defaultRank(const std::vector<int>& labels);
 // Process high-water mark from getrusage (bytes).
 double processPeakMemoryBytes();
 
-// Runs every method x rank of `options` on X (m x n) and returns one row each. NMF-family
+// Runs every method x rank of `options` on X (m x n) and returns one row each. `peaks` are the
+// run's ceilings; with options.ceilingsPerCase each case measures its own beside it. NMF-family
 // methods run on X as given; then the columns of X are scaled to unit L2 norm IN PLACE and the
 // CF family runs (the `auto` preparation of `facet-cli run`), so a large set is held once.
 // A case that throws (bad rank, a kernel that does not fit) gives a row with `error` set.

@@ -82,6 +82,8 @@ template <class Row, class F> void visitFields(Row& r, F&& f)
     f("gflops", r.gflops);
     f("limit_ms", r.limitMs);
     f("limit_fraction", r.limitFraction);
+    f("ceil_gemm", r.gemmGflops);
+    f("ceil_triad", r.triadGBs);
     f("peak_bytes", r.peakMemoryBytes);
     f("ac", r.ac);
     f("nmi", r.nmi);

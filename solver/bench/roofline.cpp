@@ -89,6 +89,21 @@ MachinePeaks measureMachinePeaks(Eigen::Index gemmSize, Eigen::Index triadElemen
     return peaks;
 }
 
+MachinePeaks measureCaseCeilings(const MachinePeaks& run)
+{
+    if (run.gemmSize < 1 || run.triadElements < 1)
+        throw std::invalid_argument("the case ceilings need the run's measured sizes");
+    constexpr int kRepeats = 3;
+    MachinePeaks peaks = run;
+    peaks.threads = Eigen::nbThreads();
+    Rng rng(1);
+    const Matrix A = rng.uniformMatrix(run.gemmSize, run.gemmSize);
+    const Matrix B = rng.uniformMatrix(run.gemmSize, run.gemmSize);
+    peaks.gemmGflops = bestGemmGflops(A, B, kRepeats);
+    peaks.triadGBs = bestTriadGBs(run.triadElements, kRepeats);
+    return peaks;
+}
+
 double rooflineSeconds(const IterationCost& cost, double gemmGflops, double triadGBs)
 {
     if (!(gemmGflops > 0) || !(triadGBs > 0))

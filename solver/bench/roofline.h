@@ -22,6 +22,12 @@ struct MachinePeaks {
 MachinePeaks measureMachinePeaks(Eigen::Index gemmSize = 1536,
     Eigen::Index triadElements = Eigen::Index(1) << 25, int repeats = 5);
 
+// The two ceilings again, next to one benchmark case (BenchOptions::ceilingsPerCase): the same
+// GEMM and triad as `run` measured them, best of 3, without the one-thread GEMM (copied from
+// `run`). The host's speed drifts within minutes, so a case compared against ceilings measured
+// beside it gives a steadier fraction than against the ceilings of the run's start.
+MachinePeaks measureCaseCeilings(const MachinePeaks& run);
+
 // The roofline limit of one iteration: it cannot run faster than its flops at the GEMM peak or
 // than its bytes at the triad bandwidth, max(flops / peak, bytes / bandwidth), in seconds.
 double rooflineSeconds(const IterationCost& cost, double gemmGflops, double triadGBs);

@@ -32,7 +32,7 @@ int runCliLogged(const QStringList& arguments, QString* log = nullptr)
 // A set small enough for seconds, in ten well separated clusters.
 const QStringList kSmallRun { u"bench"_s, u"--datasets"_s, u"gen:600x48"_s, u"--methods"_s,
     u"nmf,cf,lccf"_s, u"--ranks"_s, u"10"_s, u"--iterations"_s, u"150"_s, u"--repeats"_s, u"1"_s,
-    u"--warmup"_s, u"1"_s };
+    u"--warmup"_s, u"1"_s, u"--ceilings"_s, u"once"_s };
 
 } // namespace
 
@@ -69,6 +69,11 @@ private slots:
         QCOMPARE(defaults->bench.datasets.size(), 6);
         QVERIFY(!defaults->bench.singlePrecision);
         QVERIFY(defaults->bench.run.knn == KnnSearch::Auto);
+        QVERIFY(defaults->bench.run.ceilingsPerCase);
+        const Result<CliOptions> once
+            = parseArguments({ u"bench"_s, u"--json"_s, u"o"_s, u"--ceilings"_s, u"once"_s });
+        QVERIFY(once.ok());
+        QVERIFY(!once->bench.run.ceilingsPerCase);
 
         const Result<CliOptions> run
             = parseArguments({ u"run"_s, u"--dataset"_s, u"x.mat"_s, u"--method"_s, u"lccf"_s,
@@ -100,6 +105,8 @@ private slots:
         QTest::newRow("rank") << (base + QStringList { u"--ranks"_s, u"0"_s }) << u"--ranks"_s;
         QTest::newRow("iterations")
             << (base + QStringList { u"--iterations"_s, u"1"_s }) << u"--iterations"_s;
+        QTest::newRow("ceilings") << (base + QStringList { u"--ceilings"_s, u"always"_s })
+                                  << u"--ceilings"_s;
         QTest::newRow("json") << QStringList { u"bench"_s } << u"--json"_s;
     }
     void rejectsBadBench()
@@ -131,6 +138,15 @@ private slots:
         const QJsonArray dRows = d[u"rows"_s].toArray(), fRows = f[u"rows"_s].toArray();
         QCOMPARE(dRows.size(), 3);
         QCOMPARE(fRows.size(), 3);
+        // --ceilings once: every row is judged against the ceilings of the run's start.
+        QCOMPARE(d[u"options"_s][u"ceilings"_s].toString(), u"once"_s);
+        for (const auto& [report, rows] : { std::pair { d, dRows }, std::pair { f, fRows } })
+            for (const QJsonValue& row : rows) {
+                QCOMPARE(row[u"ceiling_gemm_gflops"_s].toDouble(),
+                    report[u"peaks"_s][u"gemm_gflops"_s].toDouble());
+                QCOMPARE(row[u"ceiling_triad_gb_per_s"_s].toDouble(),
+                    report[u"peaks"_s][u"triad_gb_per_s"_s].toDouble());
+            }
         for (qsizetype i = 0; i < dRows.size(); ++i) {
             const QJsonObject a = dRows[i].toObject(), b = fRows[i].toObject();
             QCOMPARE(a[u"method"_s], b[u"method"_s]);
@@ -151,6 +167,49 @@ private slots:
                 qPrintable(what));
             const double objective = a[u"objective"_s].toDouble();
             QVERIFY(std::abs(objective - b[u"objective"_s].toDouble()) <= 1e-3 * objective);
+        }
+    }
+
+    void ceilingsPerCaseInBothPrecisions()
+    {
+        // The default measures the ceilings again beside each case, in facet-cli and in
+        // facet-bench-float: each row carries its own, its limit is computed from them, and the
+        // triad's 768 MiB of arrays are not counted as the case's memory.
+        QTemporaryDir dir;
+        for (const QString& precision : { u"double"_s, u"float"_s }) {
+            const QString path = dir.filePath(precision + u".json"_s);
+            QString log;
+            QCOMPARE(
+                runCliLogged({ u"bench"_s, u"--datasets"_s, u"gen:300x16"_s, u"--methods"_s,
+                                 u"nmf,kmeans"_s, u"--ranks"_s, u"3"_s, u"--iterations"_s, u"3"_s,
+                                 u"--repeats"_s, u"1"_s, u"--warmup"_s, u"0"_s, u"--no-score"_s,
+                                 u"--precision"_s, precision, u"--json"_s, path },
+                    &log),
+                0);
+            const QJsonObject report = readJson(path);
+            QCOMPARE(report[u"options"_s][u"ceilings"_s].toString(), u"case"_s);
+            const QJsonArray rows = report[u"rows"_s].toArray();
+            QCOMPARE(rows.size(), 2);
+            for (const QJsonValue& row : rows) {
+                if (row[u"error"_s].isString()) { // k-means has no float row
+                    QCOMPARE(precision, u"float"_s);
+                    continue;
+                }
+                const double gemm = row[u"ceiling_gemm_gflops"_s].toDouble();
+                const double triad = row[u"ceiling_triad_gb_per_s"_s].toDouble();
+                QVERIFY(gemm > 0 && triad > 0);
+                // Measured again, not the run's start values.
+                QVERIFY(gemm != report[u"peaks"_s][u"gemm_gflops"_s].toDouble());
+                const double limit = 1e3
+                    * std::max(row[u"flops_per_iteration"_s].toDouble() / (gemm * 1e9),
+                        row[u"bytes_per_iteration"_s].toDouble() / (triad * 1e9));
+                QVERIFY(std::abs(row[u"roofline_limit_ms"_s].toDouble() - limit) <= 1e-9 * limit);
+#if !defined(__SANITIZE_ADDRESS__)
+                // (AddressSanitizer keeps freed arrays resident in its quarantine.)
+                QVERIFY2(row[u"peak_resident_bytes"_s].toDouble() < 512.0 * 1048576,
+                    qPrintable(QString::number(row[u"peak_resident_bytes"_s].toDouble())));
+#endif
+            }
         }
     }
 

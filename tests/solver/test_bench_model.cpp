@@ -228,6 +228,53 @@ private slots:
         QVERIFY(ogl.flopsPerIteration > 10 * 2 * 4.0 * 30 * 200 * 3);
     }
 
+    void ceilingsPerCase()
+    {
+        // With the run's ceilings every row is judged against them as given; with
+        // ceilingsPerCase each row measures its own (no machine measures exactly the made-up
+        // 50 GFLOP/s and 10 GB/s here) and its limit is computed from those.
+        LowRankData data = makeLowRankData({ 120, 20, 3, 0.3, 0.1, 5 });
+        BenchOptions options;
+        options.methods = { "nmf", "kmeans" };
+        options.ranks = { 3 };
+        options.iterations = 4;
+        options.repeats = 1;
+        options.warmupIterations = 0;
+        options.score = false;
+        const MachinePeaks run { 1, 64, 50, 50, 10, 1 << 16 };
+        for (const bool perCase : { false, true }) {
+            options.ceilingsPerCase = perCase;
+            Matrix X = data.X;
+            const std::vector<BenchRow> rows = benchDataset("gen", X, data.labels, options, run);
+            QCOMPARE(rows.size(), std::size_t(2));
+            for (const BenchRow& row : rows) {
+                QVERIFY2(row.error.empty(), row.error.c_str());
+                QVERIFY(row.modelled);
+                if (!perCase) {
+                    QCOMPARE(row.gemmGflops, 50.0);
+                    QCOMPARE(row.triadGBs, 10.0);
+                } else {
+                    QVERIFY(row.gemmGflops > 0 && row.gemmGflops != 50.0);
+                    QVERIFY(row.triadGBs > 0 && row.triadGBs != 10.0);
+                }
+                const double limit = 1e3
+                    * std::max(row.flopsPerIteration / (row.gemmGflops * 1e9),
+                        row.bytesPerIteration / (row.triadGBs * 1e9));
+                QVERIFY(std::abs(row.limitMs - limit) <= 1e-12 * limit);
+                QCOMPARE(row.limitFraction, row.limitMs / row.msPerIteration);
+            }
+        }
+        // The wire format carries them to facet-cli.
+        BenchRow row;
+        row.gemmGflops = 123.25;
+        row.triadGBs = 45.5;
+        const std::optional<BenchRow> back = parseBenchRow(formatBenchRow(row));
+        QVERIFY(back);
+        QCOMPARE(back->gemmGflops, 123.25);
+        QCOMPARE(back->triadGBs, 45.5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCaseCeilings(MachinePeaks {}));
+    }
+
     void unmodelledMethodsAreRefused()
     {
         QVERIFY(!hasCostModel("cf-ogl"));
