@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The baselines (k-means on raw data, PCA) and the labelled-subset draw of semi-supervised runs.
+#include "core/openmp.h"
 #include "experiment/labeled_subset.h"
 #include "experiment/run.h"
 #include "method_checks.h"
@@ -86,6 +87,41 @@ private slots:
         QVERIFY(!stats.lanczos);
         QCOMPARE(wide.basis.cols(), 40);
         QVERIFY((wide.basis.transpose() * wide.basis - Matrix::Identity(40, 40)).norm() < 1e-9);
+    }
+    void pcaDeepGramByDepth()
+    {
+        // From a depth of 8192 on the Gram matrix is summed in four depth parts by the
+        // triangular rank update, in parallel: both shapes against the dense decomposition of
+        // the explicitly centred covariance, and the same bits on 1, 2 and 3 threads.
+        Rng rng(5);
+        const Matrix A = rng.uniformMatrix(70, 5) * rng.uniformMatrix(5, 9000)
+            + 0.05 * rng.uniformMatrix(70, 9000);
+        for (const Matrix& X : { A, Matrix(A.transpose()) }) {
+            PcaStats stats;
+            const Factorization f = pcaBaseline(X, 4, &stats);
+            QVERIFY(stats.lanczos);
+            QCOMPARE(stats.order, Eigen::Index(70));
+            const Eigen::Index p = std::min(X.rows(), X.cols());
+            const Matrix Xc = X.colwise() - X.rowwise().mean();
+            const Matrix small
+                = X.rows() <= X.cols() ? Matrix(Xc * Xc.transpose()) : Matrix(Xc.transpose() * Xc);
+            Eigen::SelfAdjointEigenSolver<Matrix> eig(small);
+            for (int j = 0; j < 4; ++j) {
+                Vector u = eig.eigenvectors().col(p - 1 - j);
+                if (X.rows() > X.cols()) // an eigenvector of Xc^T Xc: the direction is Xc e
+                    u = (Xc * u).normalized();
+                QVERIFY(std::abs(std::abs(u.dot(f.basis.col(j))) - 1.0) < 1e-8);
+            }
+            QVERIFY((f.V - Xc.transpose() * f.basis).norm() < 1e-9 * f.V.norm());
+            const int threads = omp::maxThreads();
+            for (const int t : { 1, 3 }) {
+                omp::setThreads(t);
+                const Factorization again = pcaBaseline(X, 4);
+                omp::setThreads(threads);
+                QVERIFY(again.basis == f.basis);
+                QVERIFY(again.V == f.V);
+            }
+        }
     }
     void labeledSubsetByCount()
     {
