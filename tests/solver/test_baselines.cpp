@@ -88,20 +88,29 @@ private slots:
         QCOMPARE(wide.basis.cols(), 40);
         QVERIFY((wide.basis.transpose() * wide.basis - Matrix::Identity(40, 40)).norm() < 1e-9);
     }
-    void pcaDeepGramByDepth()
+    void pcaGramPaths_data()
     {
-        // From a depth of 8192 on the Gram matrix is summed in four depth parts by the
-        // triangular rank update, in parallel: both shapes against the dense decomposition of
-        // the explicitly centred covariance, and the same bits on 1, 2 and 3 threads.
+        QTest::addColumn<int>("p");
+        QTest::addColumn<int>("q");
+        // Order 300, depth 1200: tiles of 256 (a partial one), products and rank updates in
+        // parallel. Depth 9000: four depth parts by the rank update, in parallel.
+        QTest::newRow("tiles") << 300 << 1200;
+        QTest::newRow("depth parts") << 70 << 9000;
+    }
+    void pcaGramPaths()
+    {
+        // Both PCA shapes against the dense decomposition of the explicitly centred
+        // covariance, and the same bits on 1, 2 and 3 threads.
+        QFETCH(int, p);
+        QFETCH(int, q);
         Rng rng(5);
-        const Matrix A = rng.uniformMatrix(70, 5) * rng.uniformMatrix(5, 9000)
-            + 0.05 * rng.uniformMatrix(70, 9000);
+        const Matrix A
+            = rng.uniformMatrix(p, 5) * rng.uniformMatrix(5, q) + 0.05 * rng.uniformMatrix(p, q);
         for (const Matrix& X : { A, Matrix(A.transpose()) }) {
             PcaStats stats;
             const Factorization f = pcaBaseline(X, 4, &stats);
             QVERIFY(stats.lanczos);
-            QCOMPARE(stats.order, Eigen::Index(70));
-            const Eigen::Index p = std::min(X.rows(), X.cols());
+            QCOMPARE(stats.order, Eigen::Index(p));
             const Matrix Xc = X.colwise() - X.rowwise().mean();
             const Matrix small
                 = X.rows() <= X.cols() ? Matrix(Xc * Xc.transpose()) : Matrix(Xc.transpose() * Xc);
