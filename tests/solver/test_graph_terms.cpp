@@ -167,7 +167,10 @@ private slots:
         const Matrix V = Matrix::Constant(500, 10, Scalar(0.25));
         const double value = graphQuadraticForm(graph, V);
         QVERIFY(value >= 0);
-        QVERIFY2(value <= 1e-12, qPrintable(QString::number(value)));
+        // In the float build the degrees themselves are sums rounded to float, so d_i - (S 1)_i
+        // is of the order of their last bit (measured: 4.5e-6).
+        const double bound = std::is_same_v<Scalar, float> ? 1e-4 : 1e-12;
+        QVERIFY2(value <= bound, qPrintable(QString::number(value)));
     }
 };
 
