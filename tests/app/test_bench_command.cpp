@@ -181,7 +181,7 @@ private slots:
             QString log;
             QCOMPARE(
                 runCliLogged({ u"bench"_s, u"--datasets"_s, u"gen:300x16"_s, u"--methods"_s,
-                                 u"nmf,kmeans"_s, u"--ranks"_s, u"3"_s, u"--iterations"_s, u"3"_s,
+                                 u"nmf"_s, u"--ranks"_s, u"3"_s, u"--iterations"_s, u"3"_s,
                                  u"--repeats"_s, u"1"_s, u"--warmup"_s, u"0"_s, u"--no-score"_s,
                                  u"--precision"_s, precision, u"--json"_s, path },
                     &log),
@@ -189,12 +189,11 @@ private slots:
             const QJsonObject report = readJson(path);
             QCOMPARE(report[u"options"_s][u"ceilings"_s].toString(), u"case"_s);
             const QJsonArray rows = report[u"rows"_s].toArray();
-            QCOMPARE(rows.size(), 2);
+            // One case: the GEMM and triad measurements are slow under the sanitizers. (k-means
+            // and pca measure theirs on a branch of their own, which solver_bench_model tests.)
+            QCOMPARE(rows.size(), 1);
             for (const QJsonValue& row : rows) {
-                if (row[u"error"_s].isString()) { // k-means has no float row
-                    QCOMPARE(precision, u"float"_s);
-                    continue;
-                }
+                QVERIFY2(!row[u"error"_s].isString(), qPrintable(row[u"error"_s].toString()));
                 const double gemm = row[u"ceiling_gemm_gflops"_s].toDouble();
                 const double triad = row[u"ceiling_triad_gb_per_s"_s].toDouble();
                 QVERIFY(gemm > 0 && triad > 0);
