@@ -277,6 +277,8 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
             in.c = Eigen::Index(f.work.at("clusters"));
             in.innerSteps = int(f.work.at("inner_steps"));
             in.explicitKernel = row.explicitKernel;
+            in.fusedPasses = f.work.count("fused_passes") && f.work.at("fused_passes") > 0;
+            row.fusedPasses = in.fusedPasses;
             in.scalarBytes = int(sizeof(Scalar));
             in.qNonZeros = f.work.at("q_nonzeros");
             in.sNonZeros = f.work.at("s_nonzeros_per_step");

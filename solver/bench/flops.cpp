@@ -146,7 +146,7 @@ IterationCost pcaCost(const PcaCostInputs& in)
 }
 
 // One outer iteration of CF_OGL (methods/cf_ogl.cpp), T inner steps, KM the cost of one K M:
-//   inner step (lccfStep, not fused): K V and K W 2 KM, V^T V, K W (V^T V), W^T K W and
+//   inner step (lccfStep; fused below): K V and K W 2 KM, V^T V, K W (V^T V), W^T K W and
 //     V (W^T K W) 8nk^2, the two multiplicative updates 6nk, the graph parts (graph_terms:
 //     S V 2 nnz(S) k, D V, scalings and sums 5nk): 2 KM + 8nk^2 + 2 nnz(S) k + 11nk;
 //     X read twice per K M (implicit K) or K once, 32 n x k passes, S once, the X M
@@ -169,7 +169,12 @@ IterationCost cfOglCost(const CfOglCostInputs& in)
     IterationCost cost;
     cost.flops = T * (2 * km + 8 * n * k * k + 2 * sym * k + 11 * n * k) + 3 * q * k + 9 * q
         + 4 * sym + n + in.eigenFlops + 3 * q * c + 7 * q + 2 * n * k * k + 2 * n * k + 2 * k * k;
-    const double bigPasses = in.explicitKernel ? 2 * n * n : 4 * m * n;
+    // Fused inner steps (methods/cf_fused.h) read X twice instead of four times, or K once
+    // instead of twice, and with X take W^T K W as (X W)^T (X W): 2mk^2 for 2nk^2.
+    if (in.fusedPasses && !in.explicitKernel)
+        cost.flops += T * (2 * m * k * k - 2 * n * k * k);
+    const double bigPasses
+        = in.explicitKernel ? (in.fusedPasses ? 1 : 2) * n * n : (in.fusedPasses ? 2 : 4) * m * n;
     cost.bytes = T
             * (bigPasses * s + 32 * n * k * s + sym * sparse
                 + (in.explicitKernel ? 0 : 4 * m * k * s))

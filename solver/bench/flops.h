@@ -69,6 +69,7 @@ struct CfOglCostInputs {
     Eigen::Index c = 0; // clusters: the embedding's columns
     int innerSteps = 10;
     bool explicitKernel = false;
+    bool fusedPasses = false; // the inner steps' fused passes (methods/cf_fused.h)
     int scalarBytes = 8;
     double qNonZeros = 0; // Q's stored entries (G's pattern)
     double sNonZeros = 0; // (Q + Q^T)/2's stored entries, per step

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/cf.h"
 
+#include "methods/cf_fused.h"
+
 #include "core/skinny_product.h"
 #include "core/update.h"
 
@@ -150,63 +152,25 @@ bool Cf::fusesPasses() const
                                 : facet::fusesPasses(m_gram->data(), m_rank);
 }
 
-// The plain rules of step() with K = X^T X implicit, in two passes over X instead of four. Both
-// rules are row by row, so each pass computes one K-product's rows block by block, updates those
-// rows of the factor, and adds their share of the next X-product while X's block is in L2:
-//   pass 1: K V = X^T (X V); W <- W o (K V) / ((K W) V^T V), with the K W of the old W; X W.
-//   W^T K W = (X W)^T (X W), without another pass.
-//   pass 2: K W = X^T (X W); V <- V o (K W + R.minus) / (V W^T K W + R.plus), the regularizer at
-//           the old V as in step(); X V, kept for the next step's pass 1.
-// With K formed (a non-linear kernel, NCW's, or the linear one when n <= m) and past the caches,
-// one pass over K instead of two: K is symmetric, so the W rule's K V = K^T V is computed block
-// by block with the W rule on those rows, and K W of the new W accumulates in the same pass; the
-// V rule then needs no product with K.
-// The values are step()'s up to the rounding of the products' summation order.
+// The plain rules of step() past the caches: two passes over X instead of four, or one over a
+// formed K instead of two (methods/cf_fused.h), with this class's hooks for the W rule's scale
+// and inner matrix and the V rule's regularizer. The values are step()'s up to the rounding of
+// the products' summation order.
 void Cf::fusedStep()
 {
-    const bool formed = m_gram->isExplicit();
-    if (!formed && !m_xProductsValid) {
-        multiplySkinny(m_gram->data(), m_V, m_XV);
-        multiplySkinny(m_gram->data(), m_W, m_XW);
-    }
-    const Matrix inner = fusedWInner(skinnyTransposedProduct(m_V, m_V));
-    const Scalar scale = fusedKVScale();
-    Matrix KV;
-    const auto updateW = [&](Eigen::Index first, Eigen::Index count) {
-        auto W = m_W.middleRows(first, count);
-        const Matrix denominator = m_KW.middleRows(first, count) * inner;
-        const auto kv = KV.middleRows(first, count);
-        if (scale == 1)
-            W = (W.array() * kv.array() / denominator.array().max(kUpdateEps)).max(kPositiveFloor);
-        else
-            W = (W.array() * (scale * kv).array() / denominator.array().max(kUpdateEps))
-                    .max(kPositiveFloor);
+    Regularizer before;
+    CfFusedRules rules;
+    rules.wInner = fusedWInner(skinnyTransposedProduct(m_V, m_V));
+    rules.kvScale = fusedKVScale();
+    rules.beforeVPass = [&] {
+        if (regularizerBeforePass())
+            before = vRegularizer();
     };
-    if (formed) {
-        Matrix KW; // not into m_KW: updateW reads the old K W's rows during the pass
-        transposedUpdateProduct(m_gram->matrix(), m_V, KV, m_W, updateW, KW);
-        m_KW = std::move(KW);
-        m_WtKW = skinnyTransposedProduct(m_W, m_KW);
-    } else {
-        transposedUpdateProduct(m_gram->data(), m_XV, KV, m_W, updateW, m_XW);
-        m_WtKW = m_XW.transpose() * m_XW;
-    }
-
-    const Regularizer before = regularizerBeforePass() ? vRegularizer() : Regularizer {};
-    const auto updateV = [&](Eigen::Index first, Eigen::Index count) {
-        auto V = m_V.middleRows(first, count);
-        Matrix numerator = m_KW.middleRows(first, count);
-        Matrix denominator = V * m_WtKW;
-        addFusedVRegularizer(first, count, before, numerator, denominator);
-        V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
-                .max(kPositiveFloor);
-    };
-    if (formed) {
-        updateV(0, m_V.rows());
-    } else {
-        transposedUpdateProduct(m_gram->data(), m_XW, m_KW, m_V, updateV, m_XV);
-        m_xProductsValid = true;
-    }
+    rules.addVRegularizer
+        = [&](Eigen::Index first, Eigen::Index count, Matrix& numerator, Matrix& denominator) {
+              addFusedVRegularizer(first, count, before, numerator, denominator);
+          };
+    fusedCfStep(*m_gram, { m_W, m_V, m_KW, m_WtKW, m_XW, m_XV, m_xProductsValid }, rules);
     ++m_vVersion;
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/cf_ogl.h"
 
+#include "core/skinny_product.h"
 #include "core/update.h"
 #include "graph/graph_terms.h"
 #include "graph/simplex.h"
+#include "methods/cf_fused.h"
 
 #include <cmath>
 #include <sstream>
@@ -112,6 +114,7 @@ void CfOgl::initializeFrom(Matrix W, Matrix V)
 
 void CfOgl::refreshCache()
 {
+    m_xProductsValid = false; // W or V changed outside a fused step (start, restore, scaling)
     m_KW = m_gram->times(m_W);
     m_WtKW.noalias() = m_W.transpose() * m_KW;
 }
@@ -147,8 +150,36 @@ Vector CfOgl::pairDistances(const Matrix& M) const
 //   V <- V o (K W + gamma S V) / (V W^T K W + gamma D V)
 // Each rule is non-increasing for that objective (the LCCF auxiliary function; K >= 0, S >= 0),
 // and Q, F do not enter it, so O is non-increasing.
+bool CfOgl::fusesPasses() const
+{
+    return m_gram->isExplicit() ? facet::fusesPasses(m_gram->matrix(), m_options.rank)
+                                : facet::fusesPasses(m_gram->data(), m_options.rank);
+}
+
 void CfOgl::lccfStep()
 {
+    if (fusesPasses()) {
+        // LCCF's rules with S = (Q + Q^T)/2 and gamma = lambda / mu as below, the graph terms at
+        // the V before the rule (as in updateTerms(1), which the unfused route calls after the
+        // W rule without changing V).
+        const Scalar gamma = Scalar(m_options.lambda / m_options.mu);
+        Matrix plus, minus;
+        CfFusedRules rules;
+        rules.wInner = skinnyTransposedProduct(m_V, m_V);
+        rules.beforeVPass = [&] {
+            if (gamma > 0)
+                graphGradientParts(m_sym, m_V, gamma, plus, minus);
+        };
+        rules.addVRegularizer
+            = [&](Index first, Index count, Matrix& numerator, Matrix& denominator) {
+                  if (gamma > 0) {
+                      numerator += minus.middleRows(first, count);
+                      denominator += plus.middleRows(first, count);
+                  }
+              };
+        fusedCfStep(*m_gram, { m_W, m_V, m_KW, m_WtKW, m_XW, m_XV, m_xProductsValid }, rules);
+        return;
+    }
     UpdateTerms t = updateTerms(0);
     multiplicativeUpdate(m_W, t.numerator, t.denominator);
     refreshCache(); // the V rule uses the new W
@@ -328,6 +359,7 @@ void CfOgl::exportTo(Factorization& out) const
         out.work["eigen_bytes_per_step"] = m_eigenBytes / steps;
         out.work["q_nonzeros"] = double(m_Qt.nonZeros());
         out.work["s_nonzeros_per_step"] = m_symmetricNonZeros / steps;
+        out.work["fused_passes"] = fusesPasses() ? 1 : 0;
     }
 }
 
@@ -350,6 +382,10 @@ std::vector<std::string> CfOgl::notes() const
     if (m_options.paperVariant)
         notes.push_back("paper variant: the Q step drops lambda |v_i - v_j|^2, so it no longer "
                         "minimizes the objective, which may increase (not monotone)");
+    if (fusesPasses())
+        notes.push_back(m_gram->isExplicit()
+                ? "fused passes: K is read once per inner step (K V, the W rule and K W)"
+                : "fused passes: X is read twice per inner step instead of four times");
     if (m_spectralFailure)
         notes.push_back("the sparse eigensolver did not converge for L_Q");
     return notes;

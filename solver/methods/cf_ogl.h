@@ -98,6 +98,9 @@ public:
 
 private:
     void lccfStep();
+    // The inner step's fused passes (methods/cf_fused.h) when X, or a formed K, is past the
+    // caches: LCCF's rules in two passes over X instead of four, or one over K instead of two.
+    bool fusesPasses() const;
     void updateGraph();
     void updateEmbedding();
     void tuneBeta();
@@ -130,6 +133,8 @@ private:
     Vector m_vDistance; // |v_i - v_j|^2 for each stored entry of m_Qt
     Matrix m_KW; // K W (n x k)
     Matrix m_WtKW; // W^T K W (k x k)
+    Matrix m_XW, m_XV; // X W, X V (m x k), kept between fused inner steps
+    bool m_xProductsValid = false; // cleared by refreshCache() (W or V changed elsewhere)
     double m_beta = 0;
     int m_betaChanges = 0;
     bool m_newSegment = false;

@@ -179,6 +179,18 @@ private slots:
         // the X M intermediates 16,000; then the pair distances' rows 256,000, 12 passes over
         // Q 384,000 and 4 over S 192,000, the eigensolve, 10 n x k passes 160,000.
         QCOMPARE(cfOglCost(in).bytes, 18560000.0 + 256000.0 + 384000.0 + 192000.0 + 2e5 + 160000.0);
+        // Fused inner steps: X twice per step (640,000 bytes less each), W^T K W from X W,
+        // 2mk^2 5,000 for 2nk^2 20,000 flops.
+        in.fusedPasses = true;
+        QCOMPARE(cfOglCost(in).flops, 17320000.0 - 150000.0 + 1078400.0 + 38050.0);
+        QCOMPARE(cfOglCost(in).bytes,
+            18560000.0 - 6400000.0 + 256000.0 + 384000.0 + 192000.0 + 2e5 + 160000.0);
+        // A formed K (n x n, 1,280,000 bytes) read once per step instead of twice; KM = 2n^2 k.
+        in.explicitKernel = true;
+        const IterationCost formed = cfOglCost(in);
+        in.fusedPasses = false;
+        QCOMPARE(cfOglCost(in).bytes - formed.bytes, 10 * 1280000.0);
+        QCOMPARE(cfOglCost(in).flops, formed.flops);
         in.c = 0;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cfOglCost(in));
     }

@@ -94,9 +94,9 @@ private slots:
     void methodsFuseOnLargeData_data()
     {
         QTest::addColumn<QString>("entry");
-        for (const char* method :
-            { "nmf", "gnmf", "semignmf", "cf", "lccf", "lcf", "cnmf", "ccf", "nmf+ncw", "cf+ncw",
-                "lccf+ncw", "cf+gaussian", "lccf+gaussian", "lcf+gaussian", "ccf+polynomial" })
+        for (const char* method : { "nmf", "gnmf", "semignmf", "cf", "lccf", "lcf", "cnmf", "ccf",
+                 "nmf+ncw", "cf+ncw", "lccf+ncw", "cf+gaussian", "lccf+gaussian", "lcf+gaussian",
+                 "ccf+polynomial", "cf-ogl", "cf-ogl+gaussian" })
             QTest::newRow(method) << QString::fromLatin1(method);
     }
     void methodsFuseOnLargeData()
@@ -109,7 +109,8 @@ private slots:
         // in classes of unequal sizes, scattered over X's column blocks.
         // With a kernel (+gaussian, +polynomial) K is formed (2101 x 2101, 35 MB) and the CF
         // family reads it once per iteration instead of twice; NCW runs the same rules on the
-        // weighted data.
+        // weighted data. CF_OGL's inner LCCF steps take the same fused passes (methods/
+        // cf_fused.h) with its learned graph; its objective may rise where beta changes.
         QFETCH(QString, entry);
         const BenchMethod variant = parseBenchMethod(entry.toStdString());
         const QString method = QString::fromStdString(variant.name);
@@ -129,8 +130,10 @@ private slots:
                 o.knownLabels[std::size_t(j)] = int((j / 10) % 7 % 5); // classes 0, 1 twice as big
         }
         DriverOptions d;
-        d.maxIter = 12;
-        d.minIter = 12;
+        // CF_OGL: 4 outer iterations, each 10 inner steps and an eigensolve.
+        const int iterations = method == u"cf-ogl" ? 4 : 12;
+        d.maxIter = iterations;
+        d.minIter = iterations;
         d.tol = 0;
         d.seed = 5;
         QVERIFY(fusesPasses(data, o.rank));
@@ -141,7 +144,7 @@ private slots:
         QVERIFY(!fusesPasses(data, o.rank));
         const Factorization plain = solve(make, d);
         setFusedPassesEnabled(true);
-        QCOMPARE(fused.iterations, 12);
+        QCOMPARE(fused.iterations, iterations);
         // The run log says which route ran.
         const auto fusedNote = [](const Factorization& f) {
             return std::any_of(f.log.begin(), f.log.end(),
@@ -149,7 +152,7 @@ private slots:
         };
         QVERIFY(fusedNote(fused));
         QVERIFY(!fusedNote(plain));
-        QCOMPARE(plain.iterations, 12);
+        QCOMPARE(plain.iterations, iterations);
         const double tolerance = 1e-10;
         QVERIFY2(relativeDifference(fused.V, plain.V) <= tolerance,
             qPrintable(QString::number(relativeDifference(fused.V, plain.V))));
@@ -159,9 +162,30 @@ private slots:
             QVERIFY2(std::abs(fused.history[t] - plain.history[t])
                     <= tolerance * std::abs(plain.history[t]),
                 qPrintable(QString::number(t)));
-        // The rules still only descend.
+        // The rules still only descend (CF_OGL: within each segment of a fixed beta).
+        QCOMPARE(fused.segmentStarts, plain.segmentStarts);
         for (std::size_t t = 1; t < fused.history.size(); ++t)
-            QVERIFY(fused.history[t] <= fused.history[t - 1] * (1 + 1e-9));
+            if (std::find(fused.segmentStarts.begin(), fused.segmentStarts.end(), int(t))
+                == fused.segmentStarts.end())
+                QVERIFY2(fused.history[t] <= fused.history[t - 1] * (1 + 1e-9),
+                    qPrintable(QString::number(t)));
+        // X V and X W are kept between fused steps: a restored state, after another run in the
+        // same object, must continue like the run it came from (the restore clears them).
+        if (method == u"cf-ogl") {
+            const std::unique_ptr<Method> m = make();
+            Rng first(5), second(9);
+            m->initialize(first);
+            m->step();
+            const std::vector<Matrix> saved = m->state();
+            m->step();
+            const Matrix next = m->state().at(1);
+            m->initialize(second);
+            m->step();
+            m->restore(saved);
+            m->step();
+            QVERIFY2(relativeDifference(m->state().at(1), next) <= 1e-9,
+                qPrintable(QString::number(relativeDifference(m->state().at(1), next))));
+        }
         // A labelled class's samples share one row of V.
         for (std::size_t i = 0; i < o.knownLabels.size(); ++i)
             for (std::size_t j = i + 1; j < o.knownLabels.size() && method != u"semignmf"; ++j)
