@@ -57,9 +57,11 @@ constexpr Eigen::Index kLanczosFrom = 64;
 // contiguous ranges, each summed by Eigen's triangular rank update (only the lower triangle's
 // micro-tiles, one thread) into its own p x p matrix, the parts run in parallel and are added in
 // order. The same parts on any number of threads, so the result has the same bits on any.
-// Measured (2 cores, median of 9, interleaved): 1024 x 70,000 638-662 -> 519-530 ms,
-// 784 x 20,000 110-114 -> 90-94 ms, 784 x 4,000 21.7-22.7 against 20.6-21.1 ms; on the
-// shallow COIL-20 (1024 x 1,440) the block rows win, 13.2-13.5 against 15.2-16.3 ms.
+// Measured (2 cores, median of 9, interleaved) against the block rows the tiles replaced:
+// 1024 x 70,000 638-662 -> 519-530 ms, 784 x 20,000 110-114 -> 90-94 ms, 784 x 4,000 21.7-22.7
+// against 20.6-21.1 ms; on the shallow COIL-20 (1024 x 1,440) it lost, 15.2-16.3 against
+// 13.2-13.5 ms (the tiles: 11.4). At 1024 x 70,000 the tiles come close (582-624 against
+// 562-615 ms in one interleaved run).
 constexpr Eigen::Index kGramParts = 4;
 constexpr Eigen::Index kGramSplitFrom = 4 * kGramSlab;
 
