@@ -175,6 +175,12 @@ private slots:
         // The default measures the ceilings again beside each case, in facet-cli and in
         // facet-bench-float: each row carries its own, its limit is computed from them, and the
         // triad's 768 MiB of arrays are not counted as the case's memory.
+#if defined(__SANITIZE_ADDRESS__)
+        // At the sanitizer preset's -O1 the real ceilings (a 1536^3 GEMM and a 768 MiB triad, four
+        // times per run and case, in both executables) made this the slowest test of the suite;
+        // the runner's per-case path runs under ASan in solver_bench_model::ceilingsPerCase.
+        QSKIP("the full-size ceiling measurements are too slow under AddressSanitizer");
+#endif
         QTemporaryDir dir;
         for (const QString& precision : { u"double"_s, u"float"_s }) {
             const QString path = dir.filePath(precision + u".json"_s);
@@ -203,11 +209,8 @@ private slots:
                     * std::max(row[u"flops_per_iteration"_s].toDouble() / (gemm * 1e9),
                         row[u"bytes_per_iteration"_s].toDouble() / (triad * 1e9));
                 QVERIFY(std::abs(row[u"roofline_limit_ms"_s].toDouble() - limit) <= 1e-9 * limit);
-#if !defined(__SANITIZE_ADDRESS__)
-                // (AddressSanitizer keeps freed arrays resident in its quarantine.)
                 QVERIFY2(row[u"peak_resident_bytes"_s].toDouble() < 512.0 * 1048576,
                     qPrintable(QString::number(row[u"peak_resident_bytes"_s].toDouble())));
-#endif
             }
         }
     }
