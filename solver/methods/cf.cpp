@@ -148,8 +148,7 @@ bool Cf::fusesPasses() const
 {
     if (usesGeneralForm() || explicitSplit())
         return false;
-    return m_gram->isExplicit() ? facet::fusesPasses(m_gram->matrix(), m_rank)
-                                : facet::fusesPasses(m_gram->data(), m_rank);
+    return facet::fusesPasses(*m_gram, m_rank);
 }
 
 // The plain rules of step() past the caches: two passes over X instead of four, or one over a

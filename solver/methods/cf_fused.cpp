@@ -55,4 +55,9 @@ void fusedCfStep(const Gram& gram, const CfFusedCaches& c, const CfFusedRules& r
     }
 }
 
+bool fusesPasses(const Gram& gram, Eigen::Index k)
+{
+    return gram.isExplicit() ? fusesPasses(gram.matrix(), k) : fusesPasses(gram.data(), k);
+}
+
 } // namespace facet

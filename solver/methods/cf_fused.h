@@ -47,4 +47,8 @@ struct CfFusedRules {
 // The values are the unfused rules' up to the rounding of the products' summation order.
 void fusedCfStep(const Gram& gram, const CfFusedCaches& caches, const CfFusedRules& rules);
 
+// Whether fusedCfStep pays for this kernel and rank k: the operand its passes read (X of an
+// implicit kernel, or the formed K) is past the caches (core/skinny_product.h: fusesPasses).
+bool fusesPasses(const Gram& gram, Eigen::Index k);
+
 } // namespace facet

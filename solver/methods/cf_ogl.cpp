@@ -152,8 +152,7 @@ Vector CfOgl::pairDistances(const Matrix& M) const
 // and Q, F do not enter it, so O is non-increasing.
 bool CfOgl::fusesPasses() const
 {
-    return m_gram->isExplicit() ? facet::fusesPasses(m_gram->matrix(), m_options.rank)
-                                : facet::fusesPasses(m_gram->data(), m_options.rank);
+    return facet::fusesPasses(*m_gram, m_options.rank);
 }
 
 void CfOgl::lccfStep()
