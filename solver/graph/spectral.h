@@ -14,6 +14,11 @@ namespace facet {
 // the sparse one (2 cores), so the dense solver is kept for tiny graphs only.
 inline constexpr Eigen::Index kDenseEigenLimit = 100;
 
+// From this many nodes on, the sparse path first tries a Chebyshev-filtered subspace iteration on
+// L itself (no factorization; spectral.cpp gives the measurements), and falls back to the
+// shift-invert Lanczos when that has not converged. Below it, shift-invert alone.
+inline constexpr Eigen::Index kChebyshevMinNodes = 2000;
+
 // Eigenvalues below this count as 0 (METHODS.md 3, beta self-tuning).
 inline constexpr Scalar kZeroEigenvalue
     = std::is_same_v<Scalar, float> ? Scalar(1e-5) : Scalar(1e-10);
@@ -30,9 +35,14 @@ struct SpectralEmbedding {
     double bytes = 0;
     // The sparse path's eigenvectors past the null space (n x (min(c + 1, n) - r), r the number of
     // connected components; empty on the dense path and when no solve ran), to start the next
-    // solve on a nearby graph from, and the operator products the solve took.
+    // solve on a nearby graph from, and the operator products the solve took (block products
+    // with L on the filtered path, plus the shift-invert products if it fell back).
     Matrix solved;
     Eigen::Index products = 0;
+    // Which solver gave the result: none needed (the components alone), the dense one, the
+    // filtered subspace iteration, or the shift-invert Lanczos (also after the filtered one
+    // fell back).
+    enum class Path { Components, Dense, Filtered, ShiftInvert } path = Path::Components;
 };
 
 // L = D - S is the Laplacian of a symmetric affinity S >= 0 (n x n, both triangles stored);
@@ -50,12 +60,19 @@ struct SpectralEmbedding {
 //     block is factorized and solved apart, the groups in parallel (CF_OGL at n = 20,000, 10
 //     components: 632-645 -> 368 ms per outer iteration). The groups do not depend on the
 //     thread count, so neither does the result.
+//   n >= chebyshevFrom (default kChebyshevMinNodes): before the shift-invert solve, the same
+//     min(c + 1, n) - r pairs by a Chebyshev-filtered subspace iteration on P L P (degree-20
+//     filters up to a Lanczos estimate of lambda_max, Rayleigh-Ritz after each, residuals
+//     ||L y - theta y|| <= 1e-9 (float 2e-5) times Gershgorin's bound on lambda_max); the
+//     shift-invert solve only when that has not converged after 40 filters. Sparse products with
+//     blocks of rows in parallel, no factorization.
 // warmStart (optional, sparse path): the `solved` eigenvectors of an earlier solve on a nearby
-//   graph of the same size, e.g. CF_OGL's previous outer iteration. Lanczos then starts from
-//   their sum (projected) plus the fixed start at a weight of 1e-6 (float 1e-3), instead of the
-//   fixed start alone: the wanted eigenvectors dominate the start, and on a 20,000-sample CF_OGL
-//   graph the solve converged in its first Lanczos cycle (22 products instead of 44; COIL-20 54
-//   instead of 65). The small fixed part keeps every direction in the Krylov space: an
+//   graph of the same size, e.g. CF_OGL's previous outer iteration. The filtered iteration takes
+//   them as the first columns of its start block (the rest fixed pseudo-random). Lanczos starts
+//   from their sum (projected) plus the fixed start at a weight of 1e-6 (float 1e-3), instead of
+//   the fixed start alone: the wanted eigenvectors dominate the start, and on a 20,000-sample
+//   CF_OGL graph the solve converged in its first Lanczos cycle (22 products instead of 44; COIL-20
+//   54 instead of 65). The small fixed part keeps every direction in the Krylov space: an
 //   eigenvector the warm start lacks is still found when its eigenvalue is separated from the
 //   others, and one whose eigenvalue is close to a found one changes Tr(F^T L F) by at most that
 //   gap. The result is deterministic for the same inputs, and equal to a cold solve's within the
@@ -70,7 +87,12 @@ struct SpectralEmbedding {
 //     of the operator a forward and a back substitution 4 nnz(factor) + n, the two projections
 //     4n and Spectra's orthogonalization of the new vector against the ncv kept, 4n ncv,
 //     reading the factor twice (values and 8-byte indices) and (6 + 2 ncv) n-vectors.
+//   filtered (block of b columns): each product with L 2 nnz(L) b + 5 n b, reading L's values and
+//     8-byte indices and three n x b blocks; each Rayleigh-Ritz step 14 n b^2 + 5 n b and 16
+//     passes over an n x b block; the 16 Lanczos steps that bound lambda_max(L) for the filter
+//     2 nnz(L) + 10 n each, reading L and six n-vectors (not in `products`).
 SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c,
-    Eigen::Index denseLimit = kDenseEigenLimit, const Matrix* warmStart = nullptr);
+    Eigen::Index denseLimit = kDenseEigenLimit, const Matrix* warmStart = nullptr,
+    Eigen::Index chebyshevFrom = kChebyshevMinNodes);
 
 } // namespace facet

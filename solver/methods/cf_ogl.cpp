@@ -230,7 +230,8 @@ void CfOgl::updateEmbedding()
     D.diagonal() = m_sym.degree;
     const SparseMatrix L = D - m_sym.S;
     SpectralEmbedding embedding = smallestEigenpairs(L, m_options.clusters,
-        m_options.denseEigenLimit, m_warmEigenvectors.size() > 0 ? &m_warmEigenvectors : nullptr);
+        m_options.denseEigenLimit, m_warmEigenvectors.size() > 0 ? &m_warmEigenvectors : nullptr,
+        m_options.filteredEigenFrom);
     m_warmEigenvectors = std::move(embedding.solved);
     m_spectralFailure = m_spectralFailure || !embedding.converged;
     m_lastEigenFlops = embedding.flops;

@@ -20,6 +20,9 @@ struct CfOglOptions {
     int innerSteps = 10; // LCCF steps per outer iteration
     bool paperVariant = false; // Q step without the lambda term (not monotone)
     Eigen::Index denseEigenLimit = kDenseEigenLimit;
+    // The sparse eigensolve tries the filtered subspace iteration from this many samples on
+    // (graph/spectral.h).
+    Eigen::Index filteredEigenFrom = kChebyshevMinNodes;
 };
 
 // METHODS.md section 3, CF with optimal graph learning:

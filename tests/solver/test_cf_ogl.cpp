@@ -153,6 +153,9 @@ private slots:
         QTest::newRow("noise p=5 sparse eigensolver") << 0.0 << 5 << 1.0 << 1.0 << 0 << false;
         // Three components: the sparse path's grouped factorization, one eigenpair to find.
         QTest::newRow("blobs p=5 sparse eigensolver") << 0.25 << 5 << 1.0 << 1.0 << 0 << false;
+        // The same two on the filtered subspace iteration (denseLimit -1 below).
+        QTest::newRow("noise p=5 filtered eigensolver") << 0.0 << 5 << 1.0 << 1.0 << -1 << false;
+        QTest::newRow("blobs p=5 filtered eigensolver") << 0.25 << 5 << 1.0 << 1.0 << -1 << false;
     }
     void monotoneWithinSegments()
     {
@@ -169,7 +172,9 @@ private slots:
         CfOglOptions o = options(3, 3);
         o.lambda = lambda;
         o.mu = mu;
-        o.denseEigenLimit = denseLimit;
+        o.denseEigenLimit = std::max(denseLimit, 0);
+        if (denseLimit < 0)
+            o.filteredEigenFrom = 0;
         CfOgl method(problem.X, problem.gram, problem.G, o);
         const int segments = runChecked(method, *problem.G, 40, 11);
         if (expectSegments)
@@ -299,6 +304,48 @@ private slots:
         reused.restore(saved);
         reused.step();
         QVERIFY((reused.V() - next).cwiseAbs().maxCoeff() <= 1e-9 * next.cwiseAbs().maxCoeff());
+    }
+    // Both sparse eigensolvers find the same spectrum, so a run takes the same course on either:
+    // the objective at every outer iteration within 1e-9, the same beta segments, the same
+    // components at the end (uniform noise: beta must split the graph; blobs: it splits early).
+    void filteredAndShiftInvertRunsAgree_data()
+    {
+        QTest::addColumn<double>("spread");
+        QTest::newRow("noise") << 0.0;
+        QTest::newRow("overlapping blobs") << 2.0;
+    }
+    void filteredAndShiftInvertRunsAgree()
+    {
+        QFETCH(double, spread);
+        Rng rng(31);
+        Matrix X = spread == 0 ? Matrix(rng.uniformMatrix(10, 150))
+                               : blobs(3, 50, 10, spread, 9, nullptr);
+        const Problem problem = makeProblem(std::move(X), 8);
+        CfOglOptions o = options(3, 3);
+        o.denseEigenLimit = 0;
+        CfOgl shiftInvert(problem.X, problem.gram, problem.G, o);
+        o.filteredEigenFrom = 0;
+        CfOgl filtered(problem.X, problem.gram, problem.G, o);
+        Rng a(6), b(6);
+        shiftInvert.initialize(a);
+        filtered.initialize(b);
+        int segmentsA = 0, segmentsB = 0;
+        for (int t = 0; t < 20; ++t) {
+            shiftInvert.step();
+            filtered.step();
+            segmentsA += shiftInvert.startedNewSegment() ? 1 : 0;
+            segmentsB += filtered.startedNewSegment() ? 1 : 0;
+            const double x = shiftInvert.objective(), y = filtered.objective();
+            QVERIFY2(std::abs(x - y) <= 1e-9 * std::abs(x),
+                qPrintable(QStringLiteral("iteration %1: %2 against %3")
+                               .arg(t + 1)
+                               .arg(x, 0, 'g', 17)
+                               .arg(y, 0, 'g', 17)));
+            QCOMPARE(filtered.beta(), shiftInvert.beta());
+        }
+        QCOMPARE(segmentsB, segmentsA);
+        QVERIFY(samePartition(filtered.components().labels, shiftInvert.components().labels));
+        QCOMPARE(filtered.components().count, shiftInvert.components().count);
     }
     void sameSeedSameFactors()
     {

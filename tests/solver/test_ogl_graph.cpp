@@ -10,6 +10,8 @@
 
 #include "test_printers.h"
 
+#include "graph_fixtures.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -67,14 +69,7 @@ Matrix bruteForceAdaptiveGraph(const Matrix& X, int p)
     return (G + G.transpose()) / 2;
 }
 
-SparseMatrix laplacian(const SparseMatrix& S)
-{
-    const Vector degree = S * Vector::Ones(S.cols());
-    SparseMatrix D(S.rows(), S.cols());
-    D.setIdentity();
-    D.diagonal() = degree;
-    return D - S;
-}
+using testing::laplacian;
 
 } // namespace
 
@@ -160,20 +155,28 @@ private slots:
     {
         // 0: connected random, 1: three blobs, 2: seven blobs (more components than the sparse
         // path's factorization groups, so groups of two components)
+        // Each on both sparse solvers: the shift-invert Lanczos (these graphs are below
+        // kChebyshevMinNodes) and the filtered subspace iteration (chebyshevFrom = 0).
         QTest::addColumn<int>("graph");
         QTest::addColumn<int>("c");
-        QTest::newRow("connected c=1") << 0 << 1;
-        QTest::newRow("connected c=4") << 0 << 4;
-        QTest::newRow("3 components c=2") << 1 << 2;
-        QTest::newRow("3 components c=3") << 1 << 3;
-        QTest::newRow("3 components c=6") << 1 << 6;
-        QTest::newRow("7 components c=7") << 2 << 7;
-        QTest::newRow("7 components c=10") << 2 << 10;
+        QTest::addColumn<bool>("filtered");
+        for (const bool filtered : { false, true }) {
+            const char* tag = filtered ? " filtered" : " shift-invert";
+            QTest::addRow("connected c=1%s", tag) << 0 << 1 << filtered;
+            QTest::addRow("connected c=4%s", tag) << 0 << 4 << filtered;
+            QTest::addRow("3 components c=2%s", tag) << 1 << 2 << filtered;
+            QTest::addRow("3 components c=3%s", tag) << 1 << 3 << filtered;
+            QTest::addRow("3 components c=6%s", tag) << 1 << 6 << filtered;
+            QTest::addRow("7 components c=7%s", tag) << 2 << 7 << filtered;
+            QTest::addRow("7 components c=10%s", tag) << 2 << 10 << filtered;
+        }
     }
     void sparseMatchesDense()
     {
         QFETCH(int, graph);
         QFETCH(int, c);
+        QFETCH(bool, filtered);
+        const Index from = filtered ? 0 : kChebyshevMinNodes;
         Rng rng(21);
         const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 300))
             : graph == 1            ? blobs(3, 100, 10, 8)
@@ -182,8 +185,13 @@ private slots:
         const SparseMatrix L = laplacian(adaptiveNeighborGraph(X, 6).S);
         QCOMPARE(connectedComponents(SparseMatrix(-L)).count, components);
         const SpectralEmbedding dense = smallestEigenpairs(L, c, L.rows());
-        const SpectralEmbedding sparse = smallestEigenpairs(L, c, 0);
+        const SpectralEmbedding sparse = smallestEigenpairs(L, c, 0, nullptr, from);
         QVERIFY(dense.converged && sparse.converged);
+        QVERIFY(dense.path == SpectralEmbedding::Path::Dense);
+        QVERIFY(sparse.path
+            == (c + 1 <= components ? SpectralEmbedding::Path::Components
+                    : filtered      ? SpectralEmbedding::Path::Filtered
+                                    : SpectralEmbedding::Path::ShiftInvert));
         // The work each path reports for the bench: 9n^3 for the dense QR algorithm; the
         // sparse path, when the components leave eigenpairs to find (3 components answer c = 2
         // alone), at least one product per eigenpair and far less than the dense path.
@@ -218,11 +226,11 @@ private slots:
         const int zeros = int((sparse.eigenvalues.array() < kZeroEigenvalue).count());
         QCOMPARE(zeros, std::min(c + 1, components));
         // Deterministic, also on one thread and on three (the component groups are fixed).
-        QVERIFY(smallestEigenpairs(L, c, 0).F == sparse.F);
+        QVERIFY(smallestEigenpairs(L, c, 0, nullptr, from).F == sparse.F);
         const int saved = omp::maxThreads();
         for (const int threads : { 1, 3 }) {
             omp::setThreads(threads);
-            const Matrix F = smallestEigenpairs(L, c, 0).F;
+            const Matrix F = smallestEigenpairs(L, c, 0, nullptr, from).F;
             omp::setThreads(saved);
             QVERIFY(F == sparse.F);
         }
@@ -235,15 +243,21 @@ private slots:
     {
         QTest::addColumn<int>("graph");
         QTest::addColumn<int>("c");
-        QTest::newRow("connected c=4") << 0 << 4;
-        QTest::newRow("connected c=8") << 0 << 8;
-        QTest::newRow("3 components c=3") << 1 << 3;
-        QTest::newRow("3 components c=6") << 1 << 6;
+        QTest::addColumn<bool>("filtered");
+        for (const bool filtered : { false, true }) {
+            const char* tag = filtered ? " filtered" : " shift-invert";
+            QTest::addRow("connected c=4%s", tag) << 0 << 4 << filtered;
+            QTest::addRow("connected c=8%s", tag) << 0 << 8 << filtered;
+            QTest::addRow("3 components c=3%s", tag) << 1 << 3 << filtered;
+            QTest::addRow("3 components c=6%s", tag) << 1 << 6 << filtered;
+        }
     }
     void warmStartFromNearbyGraph()
     {
         QFETCH(int, graph);
         QFETCH(int, c);
+        QFETCH(bool, filtered);
+        const Index from = filtered ? 0 : kChebyshevMinNodes;
         Rng rng(23);
         const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 600)) : blobs(3, 200, 10, 8);
         const SparseMatrix S0 = adaptiveNeighborGraph(X, 6).S;
@@ -254,14 +268,17 @@ private slots:
                 const Index a = std::min(it.row(), it.col()), b = std::max(it.row(), it.col());
                 it.valueRef() *= Scalar(1 + 0.03 * std::sin(double(7 * a + 13 * b)));
             }
-        const SpectralEmbedding previous = smallestEigenpairs(laplacian(S0), c, 0);
+        const SpectralEmbedding previous = smallestEigenpairs(laplacian(S0), c, 0, nullptr, from);
         QVERIFY(previous.converged);
         QCOMPARE(previous.solved.rows(), X.cols());
         QCOMPARE(previous.solved.cols(), Index(c + 1 - (graph == 0 ? 1 : 3)));
         const SparseMatrix L = laplacian(S1);
-        const SpectralEmbedding cold = smallestEigenpairs(L, c, 0);
-        const SpectralEmbedding warm = smallestEigenpairs(L, c, 0, &previous.solved);
+        const SpectralEmbedding cold = smallestEigenpairs(L, c, 0, nullptr, from);
+        const SpectralEmbedding warm = smallestEigenpairs(L, c, 0, &previous.solved, from);
         QVERIFY(cold.converged && warm.converged);
+        const auto path
+            = filtered ? SpectralEmbedding::Path::Filtered : SpectralEmbedding::Path::ShiftInvert;
+        QVERIFY(previous.path == path && cold.path == path && warm.path == path);
         QVERIFY2(warm.products < cold.products,
             qPrintable(
                 QStringLiteral("warm %1 products, cold %2").arg(warm.products).arg(cold.products)));
@@ -275,9 +292,40 @@ private slots:
         const double trace = (warm.F.transpose() * (L * warm.F)).trace();
         QVERIFY(std::abs(trace - cold.eigenvalues.head(c).sum()) < 1e-10);
         // Deterministic; a start of the wrong size is ignored (the cold solve, bit for bit).
-        QVERIFY(smallestEigenpairs(L, c, 0, &previous.solved).F == warm.F);
+        QVERIFY(smallestEigenpairs(L, c, 0, &previous.solved, from).F == warm.F);
         const Matrix wrongSize = Matrix::Ones(X.cols() - 1, 2);
-        QVERIFY(smallestEigenpairs(L, c, 0, &wrongSize).F == cold.F);
+        QVERIFY(smallestEigenpairs(L, c, 0, &wrongSize, from).F == cold.F);
+    }
+    // A path of n nodes has lambda_k = 2 - 2 cos(pi k / n): its small eigenvalues are 1e-6 apart
+    // under a spectrum 4 wide, which the degree-20 filters cannot separate in 40 rounds. The
+    // solve must hand over to the shift-invert Lanczos and still give the exact spectrum; the
+    // filtered products it spent are counted.
+    void filteredFallsBackToShiftInvert()
+    {
+        const Index n = 2500;
+        const int c = 3;
+        std::vector<Eigen::Triplet<Scalar, Index>> edges;
+        for (Index i = 0; i + 1 < n; ++i) {
+            edges.emplace_back(i, i + 1, Scalar(1));
+            edges.emplace_back(i + 1, i, Scalar(1));
+        }
+        SparseMatrix S(n, n);
+        S.setFromTriplets(edges.begin(), edges.end());
+        const SparseMatrix L = laplacian(S);
+        const SpectralEmbedding e = smallestEigenpairs(L, c, 0, nullptr, 0);
+        QVERIFY(e.converged);
+        QVERIFY(e.path == SpectralEmbedding::Path::ShiftInvert);
+        QVERIFY2(e.products > 40 * 20, qPrintable(QString::number(e.products)));
+        for (int k = 0; k <= c; ++k) {
+            const double exact = 2 - 2 * std::cos(M_PI * k / double(n));
+            QVERIFY2(std::abs(double(e.eigenvalues(k)) - exact) < 1e-12 + 1e-8 * exact,
+                qPrintable(QStringLiteral("lambda_%1 = %2, exact %3")
+                               .arg(k)
+                               .arg(double(e.eigenvalues(k)))
+                               .arg(exact)));
+        }
+        // The default threshold sends the same graph (n >= kChebyshevMinNodes) the same way.
+        QVERIFY(smallestEigenpairs(L, c, 0).F == e.F);
     }
 };
 
