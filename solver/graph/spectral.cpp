@@ -402,6 +402,19 @@ private:
 // (MNIST-4000: 2.69 against 4.97), and the filter's rate goes with sqrt((a - lambda) / (u - a)),
 // so a tight u saves about a quarter of the products. Should a Ritz value ever exceed u, the
 // iteration switches to g.
+// Gershgorin's bound on lambda_max(L): max_i sum_j |L_ij| (2 max degree for a Laplacian).
+Scalar gershgorinBound(const SparseMatrix& L)
+{
+    Scalar bound = 0;
+    for (Index i = 0; i < L.outerSize(); ++i) {
+        Scalar row = 0;
+        for (SparseMatrix::InnerIterator it(L, i); it; ++it)
+            row += std::abs(it.value());
+        bound = std::max(bound, row);
+    }
+    return bound;
+}
+
 struct LanczosBound {
     Scalar upper = 0;
     double flops = 0;
@@ -473,13 +486,7 @@ ChebyshevOutcome chebyshevEigenpairs(const SparseMatrix& L, Index nev, const Mat
     const Index n = L.rows();
     const Index b = std::min(n, (nev + kChebyshevGuard + kLanes - 1) / kLanes * kLanes);
     ChebyshevOutcome out;
-    Scalar gershgorin = 0;
-    for (Index i = 0; i < n; ++i) {
-        Scalar row = 0;
-        for (SparseMatrix::InnerIterator it(L, i); it; ++it)
-            row += std::abs(it.value());
-        gershgorin = std::max(gershgorin, row);
-    }
+    const Scalar gershgorin = gershgorinBound(L);
     if (!std::isfinite(double(gershgorin)) || b % kLanes != 0)
         return out;
     const double s = double(sizeof(Scalar)), nnz = double(L.nonZeros()), nd = double(n),
@@ -584,6 +591,14 @@ SpectralEmbedding failed(Index n, int c, Index want)
 }
 
 } // namespace
+
+Scalar spectrumUpperBound(const SparseMatrix& L)
+{
+    if (L.rows() != L.cols() || L.rows() == 0)
+        throw std::invalid_argument("the Laplacian must be square and not empty, got "
+            + std::to_string(L.rows()) + " x " + std::to_string(L.cols()));
+    return lanczosUpperBound(L, gershgorinBound(L)).upper;
+}
 
 SpectralEmbedding smallestEigenpairs(
     const SparseMatrix& L, int c, Index denseLimit, const Matrix* warmStart, Index chebyshevFrom)

@@ -95,4 +95,11 @@ SpectralEmbedding smallestEigenpairs(const SparseMatrix& L, int c,
     Eigen::Index denseLimit = kDenseEigenLimit, const Matrix* warmStart = nullptr,
     Eigen::Index chebyshevFrom = kChebyshevMinNodes);
 
+// The top of the interval that the filtered iteration damps: an upper bound of lambda_max(L)
+// for a symmetric L, from 16 Lanczos steps with a fixed start, lambda_max(T) + |beta| (Zhou &
+// Li 2011), never above Gershgorin's bound max_i sum_j |L_ij|. Zhou & Li's bound holds in
+// practice, not in theory; should a Ritz value of the iteration ever pass it, the iteration goes
+// on with Gershgorin's bound. Deterministic; 16 sparse products.
+Scalar spectrumUpperBound(const SparseMatrix& L);
+
 } // namespace facet

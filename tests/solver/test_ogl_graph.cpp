@@ -12,6 +12,7 @@
 
 #include "graph_fixtures.h"
 
+#include <Eigen/Eigenvalues>
 #include <QtTest>
 
 #include <algorithm>
@@ -234,6 +235,69 @@ private slots:
             omp::setThreads(saved);
             QVERIFY(F == sparse.F);
         }
+    }
+    // The filter's upper end (spectrumUpperBound) must lie above lambda_max(L): an eigenvalue
+    // past it would be amplified instead of damped. Graphs whose top eigenvector a 16-step
+    // Lanczos could miss or underestimate: a path (lambda_max approached slowly, a dense top of
+    // the spectrum; there Gershgorin's bound 4 is the tighter one), a star (lambda_max = n, far
+    // above the rest, on one hub), a heavy three-leaf star beside a path (lambda_max = 4000 with
+    // Gershgorin's bound 6000, the top eigenvector on 4 of 504 nodes), CF_OGL's learned graph of
+    // blobs and of noise. It must also stay within Gershgorin's bound, and on the learned
+    // graphs be tighter than it (the filters' rate, spectral.cpp).
+    void spectrumUpperBoundHolds_data()
+    {
+        QTest::addColumn<int>("graph");
+        QTest::addColumn<bool>("tighter");
+        QTest::newRow("path") << 0 << false;
+        QTest::newRow("star") << 1 << false;
+        QTest::newRow("heavy small star beside a path") << 2 << false;
+        QTest::newRow("learned graph of 3 blobs") << 3 << true;
+        QTest::newRow("learned graph of noise") << 4 << true;
+    }
+    void spectrumUpperBoundHolds()
+    {
+        QFETCH(int, graph);
+        QFETCH(bool, tighter);
+        std::vector<Eigen::Triplet<Scalar, Index>> edges;
+        const auto edge = [&](Index i, Index j, Scalar w) {
+            edges.emplace_back(i, j, w);
+            edges.emplace_back(j, i, w);
+        };
+        SparseMatrix S;
+        if (graph <= 2) {
+            const Index n = graph == 2 ? 504 : 500;
+            for (Index i = 1; i < 500; ++i)
+                edge(graph == 1 ? 0 : i - 1, i, Scalar(1));
+            if (graph == 2)
+                for (Index leaf = 501; leaf < 504; ++leaf)
+                    edge(500, leaf, Scalar(1000));
+            S.resize(n, n);
+            S.setFromTriplets(edges.begin(), edges.end());
+        } else {
+            Rng rng(4);
+            S = adaptiveNeighborGraph(
+                graph == 3 ? blobs(3, 150, 10, 12) : Matrix(rng.uniformMatrix(8, 450)), 5)
+                    .S;
+        }
+        const SparseMatrix L = laplacian(S);
+        const double largest
+            = double(Eigen::SelfAdjointEigenSolver<Matrix>(Matrix(L), Eigen::EigenvaluesOnly)
+                         .eigenvalues()
+                         .maxCoeff());
+        double gershgorin = 0;
+        for (Index i = 0; i < L.outerSize(); ++i)
+            gershgorin = std::max(gershgorin, double(L.col(i).cwiseAbs().sum()));
+        const double bound = double(spectrumUpperBound(L));
+        const QByteArray numbers = QStringLiteral("bound %1, lambda_max %2, Gershgorin %3")
+                                       .arg(bound, 0, 'g', 12)
+                                       .arg(largest, 0, 'g', 12)
+                                       .arg(gershgorin, 0, 'g', 12)
+                                       .toUtf8();
+        QVERIFY2(bound >= largest * (1 - 1e-10), numbers.constData());
+        QVERIFY2(bound <= gershgorin, numbers.constData());
+        if (tighter)
+            QVERIFY2(bound < 0.9 * gershgorin, numbers.constData());
+        QCOMPARE(spectrumUpperBound(L), Scalar(bound)); // a fixed start
     }
     // A warm start from the eigenvectors of a nearby graph (CF_OGL's previous outer iteration)
     // gives the cold solve's answer in fewer operator products. Nearby: every weight of the
