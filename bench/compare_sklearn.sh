@@ -44,8 +44,19 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -E '^(machine|facet-cli bench)' "$OUT/facet.txt"
 
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE may pin OpenBLAS to an older kernel on this machine
-# (the environment's doc: unset both together, in the benchmark command alone).
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$PY" - "$OUT" "$ITERATIONS" "$REPEATS" <<'EOF'
+# (the environment's doc: unset both together, in the benchmark command alone). OpenBLAS 0.3.21
+# (Debian 12) does not know every CPU it meets: on an Intel Xeon of family 6, model 207 it fell
+# back to its SSE3 "Prescott" kernel, a third of the speed. So the kernel is chosen from the
+# CPU's flags, the newest one they allow, the one it picks itself on the AMD Zen 5 host:
+# Cooperlake (AVX-512 with BF16), SkylakeX (AVX-512), Haswell (AVX2); else its own detection.
+flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
+coretype=()
+case "$flags" in
+  *avx512_bf16*) coretype=(OPENBLAS_CORETYPE=Cooperlake) ;;
+  *avx512f*) coretype=(OPENBLAS_CORETYPE=SkylakeX) ;;
+  *avx2*) coretype=(OPENBLAS_CORETYPE=Haswell) ;;
+esac
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "${coretype[@]}" "$PY" - "$OUT" "$ITERATIONS" "$REPEATS" <<'EOF'
 import json, os, statistics, sys, time, warnings
 import numpy as np
 from sklearn.decomposition import NMF
