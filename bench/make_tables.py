@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Prints bench/RESULTS.md's tables from the folder bench/run_all.sh wrote.
 
-    bench/make_tables.py OUT_DIR > tables.md
+    bench/make_tables.py OUT_DIR [--under N] > tables.md
+
+--under N numbers the sections N.1, N.2, ... one heading level down, for a run that goes under
+a section of its own.
 
 It only formats what the JSON files hold (no number is computed here but ratios of two measured
 values and the ranges of measured ceilings), so the tables can be checked against the files.
@@ -128,9 +131,21 @@ def ceiling_range(rows, field):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    under = None
+    if len(args) == 3 and args[1] == "--under":
+        under = args[2]
+        args = args[:1]
+    if len(args) != 1:
         sys.exit(__doc__)
-    out = sys.argv[1]
+    out = args[0]
+
+    def heading(number, text):
+        text = text.rstrip("\n")
+        if under is None:
+            print(f"\n## {number}. {text}\n")
+        else:
+            print(f"\n### {under}.{number} {text}\n")
     run = load(out, "run")
     when = {c["name"]: c for c in run["commands"]}
     double, single = load(out, "double"), load(out, "float")
@@ -154,7 +169,7 @@ def main():
           f"{double['machine']['simd'].split(',')[0]}, Eigen {double['machine']['eigen_threads']} threads, "
           f"OpenMP {double['machine']['omp_max_threads']}.")
 
-    print("\n## 1. Ceilings, measured in the same run\n")
+    heading("1", "Ceilings, measured in the same run\n")
     print("| precision | GEMM 1536³, 2 threads (GFLOP/s), run start | same GEMM, 1 thread "
           "| triad (GB/s), run start | GEMM beside each case, range | triad beside each case, range |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -167,24 +182,24 @@ def main():
               f"| {ceiling_range(cases, 'ceiling_triad_gb_per_s')} |")
 
     o = double["options"]
-    print(f"\n## 2. Double precision ({stamp('double', double)})\n")
+    heading(f"2", f"Double precision ({stamp('double', double)})\n")
     print(f"`facet-cli bench --json double.json`: {o['iterations']} timed iterations x "
           f"{o['repeats']} repeat(s) per row.\n")
     print(full_table(double["rows"]))
 
-    print(f"\n## 3. Single precision ({stamp('float', single)})\n")
+    heading(f"3", f"Single precision ({stamp('float', single)})\n")
     print("`facet-cli bench --precision float`: the same cases on the single-precision solver "
           "(facet-bench-float, started by facet-cli). Speed-up = double ms / float ms.\n")
     print(float_table(double["rows"], single["rows"]))
 
-    print(f"\n## 4. Float against double: AC and NMI ({hhmm(when['agree_random_double']['start'])}-"
+    heading(f"4", f"Float against double: AC and NMI ({hhmm(when['agree_random_double']['start'])}-"
           f"{hhmm(when['agree_kmeans_float']['end'])} UTC)\n")
     print("**From the methods' default start** (random; NMF start for CCF):\n")
     print(agreement_table(load(out, "agree_random_double")["rows"], load(out, "agree_random_float")["rows"]))
     print("\n**From the k-means start** (`--init kmeans`, METHODS.md section 0):\n")
     print(agreement_table(load(out, "agree_kmeans_double")["rows"], load(out, "agree_kmeans_float")["rows"]))
 
-    print(f"\n## 5. NMF against scikit-learn ({stamp('sklearn')})\n")
+    heading(f"5", f"NMF against scikit-learn ({stamp('sklearn')})\n")
     print(f"scikit-learn {compare['sklearn']}, BLAS {compare['blas']}.\n")
     print("| dataset | k | Facet ms/iter | scikit-learn ms/iter | scikit-learn / Facet |")
     print("|---|---:|---:|---:|---:|")
@@ -192,7 +207,7 @@ def main():
         print(f"| {r['dataset']} | {r['rank']} | {r['facet_ms']:.3f} | {r['sklearn_ms']:.3f} "
               f"| {r['ratio']:.2f}x |")
 
-    print(f"\n## 6. kNN graph: exact against HNSW ({stamp('recall')})\n")
+    heading(f"6", f"kNN graph: exact against HNSW ({stamp('recall')})\n")
     print("| dataset | n | exact (s) | HNSW (s) | recall |")
     print("|---|---:|---:|---:|---:|")
     for r in recall["knn_recall"]:
@@ -207,13 +222,13 @@ def main():
           f"{row['ms_per_iteration']:.1f} ms per iteration, k-means on V AC {points(row.get('ac'))} %; "
           f"peak resident memory {row['peak_resident_bytes'] / 2**20:.0f} MiB.")
 
-    print(f"\n## 10. Kernel and NCW variants ({stamp('variants', variants)}; the large sets "
+    heading(f"10", f"Kernel and NCW variants ({stamp('variants', variants)}; the large sets "
           f"{hhmm(when['variants_large']['start'])}; float {hhmm(when['variants_float']['start'])})\n")
     print(full_table(variants["rows"] + variants_large["rows"]))
     print("\nThe same on the single-precision solver:\n")
     print(float_table(variants["rows"], variants_float["rows"]))
 
-    print(f"\n## 11. CF_OGL ({stamp('ogl', ogl)})\n")
+    heading(f"11", f"CF_OGL ({stamp('ogl', ogl)})\n")
     print(full_table(ogl["rows"]))
 
 

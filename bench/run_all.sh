@@ -33,10 +33,12 @@ run() {
   local t0=$SECONDS
   "$@" >"$OUT/logs/$name.txt" 2>&1 || { echo "$name failed: see $OUT/logs/$name.txt" >&2; exit 1; }
   end="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  local command
-  command="$(printf '%q ' "$@")"
+  # The command's words joined by spaces, as a JSON string (backslashes and quotes escaped).
+  local command="$*"
+  command="${command//\\/\\\\}"
+  command="${command//\"/\\\"}"
   records+=("$(printf '{"name": "%s", "command": "%s", "start": "%s", "end": "%s", "seconds": %d, "load_start": "%s", "load_end": "%s"}' \
-    "$name" "${command//\"/\\\"}" "$start" "$end" $((SECONDS - t0)) "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg)")")
+    "$name" "$command" "$start" "$end" $((SECONDS - t0)) "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg)")")
 }
 
 VARIANTS=nmf+ncw,cf+ncw,lccf+ncw,cf+gaussian,cf+polynomial,lccf+gaussian,lcf+gaussian,ccf+gaussian
