@@ -14,7 +14,6 @@ import json
 import os
 import sys
 
-DATASET_ORDER = ["ORL", "Yale", "COIL-20", "MNIST-4000", "gen:20000x784", "gen:70000x1024"]
 NMF_FAMILY = {"nmf", "gnmf", "cnmf", "semignmf"}
 
 
