@@ -395,13 +395,6 @@ private:
     Matrix m_gram;
 };
 
-// An upper bound of lambda_max(L) for the filter: k steps of Lanczos from a fixed start,
-// lambda_max(T_k) + |beta_k| (Zhou & Li, "Bounding the spectrum of large Hermitian matrices",
-// Linear Algebra Appl. 435, 2011: an upper bound in practice for k of 10 or more), never above
-// Gershgorin's bound g, which always holds. On CF_OGL's graphs lambda_max is 0.54-0.58 g
-// (MNIST-4000: 2.69 against 4.97), and the filter's rate goes with sqrt((a - lambda) / (u - a)),
-// so a tight u saves about a quarter of the products. Should a Ritz value ever exceed u, the
-// iteration switches to g.
 // Gershgorin's bound on lambda_max(L): max_i sum_j |L_ij| (2 max degree for a Laplacian).
 Scalar gershgorinBound(const SparseMatrix& L)
 {
@@ -415,6 +408,13 @@ Scalar gershgorinBound(const SparseMatrix& L)
     return bound;
 }
 
+// An upper bound of lambda_max(L) for the filter: k steps of Lanczos from a fixed start,
+// lambda_max(T_k) + |beta_k| (Zhou & Li, "Bounding the spectrum of large Hermitian matrices",
+// Linear Algebra Appl. 435, 2011: an upper bound in practice for k of 10 or more), never above
+// Gershgorin's bound g, which always holds. On CF_OGL's graphs lambda_max is 0.54-0.58 g
+// (MNIST-4000: 2.69 against 4.97), and the filter's rate goes with sqrt((a - lambda) / (u - a)),
+// so a tight u saves about a quarter of the products. Should a Ritz value ever exceed u, the
+// iteration switches to g.
 struct LanczosBound {
     Scalar upper = 0;
     double flops = 0;
