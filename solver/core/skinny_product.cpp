@@ -99,6 +99,89 @@ void rankUpdate(
         }
 }
 
+// P += X(:, 0..cols) M(0..cols, :) for a block of X that is already in L2 (the fused pass reads
+// it there right after its dot products), C columns of P at a time: a strip of two row packets
+// of those C columns stays in 2 C registers while every column of the block is added in, so P
+// is read and written once per block and each loaded packet of X feeds C multiply-adds.
+// rankUpdate instead rereads and rewrites P's tile (from L2: m x k does not fit in L1) every J
+// columns; from L2 that traffic, not the arithmetic, set its speed. Each entry is the same
+// chain of multiply-adds over the columns in order as in rankUpdate, so the bits are the same.
+template <int C>
+void stripUpdate(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index ldm, Scalar* P,
+    Index ldp, Index rows)
+{
+    Index r = 0;
+    for (; r + 2 * kLanes <= rows; r += 2 * kLanes) {
+        Packet acc[C][2];
+        for (int c = 0; c < C; ++c) {
+            acc[c][0] = ploadu<Packet>(P + c * ldp + r);
+            acc[c][1] = ploadu<Packet>(P + c * ldp + r + kLanes);
+        }
+        for (Index j = 0; j < cols; ++j) {
+            const Packet x0 = ploadu<Packet>(X + j * ldx + r);
+            const Packet x1 = ploadu<Packet>(X + j * ldx + r + kLanes);
+            for (int c = 0; c < C; ++c) {
+                const Packet b = pset1<Packet>(Mt[j * ldm + c]);
+                acc[c][0] = pmadd(x0, b, acc[c][0]);
+                acc[c][1] = pmadd(x1, b, acc[c][1]);
+            }
+        }
+        for (int c = 0; c < C; ++c) {
+            pstoreu(P + c * ldp + r, acc[c][0]);
+            pstoreu(P + c * ldp + r + kLanes, acc[c][1]);
+        }
+    }
+    for (; r + kLanes <= rows; r += kLanes) {
+        Packet acc[C];
+        for (int c = 0; c < C; ++c)
+            acc[c] = ploadu<Packet>(P + c * ldp + r);
+        for (Index j = 0; j < cols; ++j) {
+            const Packet x = ploadu<Packet>(X + j * ldx + r);
+            for (int c = 0; c < C; ++c)
+                acc[c] = pmadd(x, pset1<Packet>(Mt[j * ldm + c]), acc[c]);
+        }
+        for (int c = 0; c < C; ++c)
+            pstoreu(P + c * ldp + r, acc[c]);
+    }
+    for (; r < rows; ++r)
+        for (int c = 0; c < C; ++c) {
+            Scalar sum = P[c * ldp + r];
+            for (Index j = 0; j < cols; ++j)
+                sum += X[j * ldx + r] * Mt[j * ldm + c];
+            P[c * ldp + r] = sum;
+        }
+}
+
+// Columns of P per strip: 2 C accumulators, X's two packets and the broadcast in the vector
+// registers (32 with AVX-512, 16 otherwise).
+#ifdef __AVX512F__
+constexpr int kStripColumns = 10;
+#else
+constexpr int kStripColumns = 6;
+#endif
+
+// stripUpdate<C> for a run-time width in [1, C].
+template <int C = kStripColumns>
+void stripGroup(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index ldm, Scalar* P,
+    Index ldp, Index rows, Index width)
+{
+    if constexpr (C >= 1) {
+        if (width != C)
+            stripGroup<C - 1>(X, ldx, cols, Mt, ldm, P, ldp, rows, width);
+        else
+            stripUpdate<C>(X, ldx, cols, Mt, ldm, P, ldp, rows);
+    }
+}
+
+// P += X(:, j0..j1) M(j0..j1, :) for a block of X in L2; Mt holds M(j0..j1, :)^T, k x (j1 - j0).
+void blockUpdate(MatrixCRef X, const Scalar* Mt, Index k, Index j0, Index j1, Matrix& P)
+{
+    const Index m = X.rows(), ldx = X.outerStride();
+    for (Index c = 0; c < k; c += kStripColumns)
+        stripGroup(X.data() + j0 * ldx, ldx, j1 - j0, Mt + c, k, P.data() + c * m, m, m,
+            std::min<Index>(kStripColumns, k - c));
+}
+
 // Rows of P per pass of columnRange: P's k columns of this many rows (128 KiB) stay in L2 while
 // every column of the range is added in. A multiple of the two row packets of rankUpdate, so each
 // row takes the same path, and the same bits, as in one pass over all m rows. Only a long X
@@ -345,7 +428,7 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
             updateRows(b0, b1 - b0);
             // P += X_b V_b with the new rows, X's block now from L2.
             Mt.leftCols(b1 - b0) = V.middleRows(b0, b1 - b0).transpose();
-            columnRange<8>(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
+            blockUpdate(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
         }
     }
     P = sumInThreadOrder(partial);

@@ -46,6 +46,10 @@ private slots:
         QTest::newRow("one thread") << 64 << 515 << 7 << 1;
         QTest::newRow("rank 1") << 130 << 260 << 1 << 2;
         QTest::newRow("tall and narrow") << 2000 << 45 << 13 << 2;
+        // Enough work for two threads (the rows above stay on one); k = 25 and 41: P's columns in
+        // several register strips, the last one partial.
+        QTest::newRow("two threads at work, k = 25") << 301 << 1500 << 25 << 2;
+        QTest::newRow("two threads at work, k = 41") << 150 << 997 << 41 << 2;
     }
     void kernelMatchesDefinition()
     {
@@ -68,7 +72,13 @@ private slots:
                 ++visits[std::size_t(i)];
         };
         transposedUpdateProduct(X, U, Q, V, update, P);
+        // The fused pass adds each entry's terms in the order the plain product does: the same
+        // bits as X V with the V it wrote, on the same threads (a seed reproduces its factors
+        // whichever route the size takes).
+        Matrix plain;
+        multiplySkinny(X, V, plain);
         omp::setThreads(saved);
+        QVERIFY2(P == plain, "P: the same bits as multiplySkinny(X, V)");
         const Matrix Q0 = X.transpose() * U;
         const Matrix Vnew = V0 + Scalar(2) * Q0;
         const Matrix P0 = X * Vnew;
