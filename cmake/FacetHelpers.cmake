@@ -12,16 +12,17 @@ endfunction()
 # only, UBSan without its per-access type-mismatch checks (alignment, null) and pointer-overflow,
 # and ASan without its fake stack for use-after-return.
 # - Inlined Eigen expressions put a type-mismatch check on every coefficient access: they made
-#   the solver's translation units compile 1.5x slower (graph/spectral.cpp: 63 s against 42 s),
-#   and the whole ASan build took 1740 s against 1243 s without them. A null or wild pointer
+#   the solver's translation units compile 1.5x slower (graph/spectral.cpp: 63 s against 42 s);
+#   the whole ASan build from nothing took 1740 s with them, 1243 s without. A null or wild pointer
 #   still faults under ASan, Eigen's aligned packet loads fault when misaligned, and ASan still
 #   checks the bounds of every access; the arithmetic checks (signed overflow, shifts, division,
 #   bounds of fixed arrays, enum and bool values) stay on.
 # - ASan's fake stack (ASAN_OPTIONS detect_stack_use_after_return=1, scripts/test) gives a frame
 #   32-byte alignment, while GCC 12 copies Eigen's 64-byte-aligned stack objects with aligned
-#   AVX-512 moves (vmovdqa64): without the alignment checks, which had changed that code, every
-#   dense eigensolve faulted inside Householder's squaredNorm. Stack frames keep their redzones
-#   (stack overflows are still caught); only returning a local's address goes unseen here.
+#   AVX-512 moves (vmovdqa64): without the alignment checks, which had changed that code,
+#   Eigen's dense factorizations faulted (19 tests: Householder steps, one LU). Stack frames
+#   keep their redzones (stack overflows are still caught); only returning a local's address
+#   goes unseen here.
 # Qt-side translation units keep every check: the type-mismatch checks cost nothing measurable
 # there (tests/app/test_mat_loader.cpp: 13.5 s either way).
 function(facet_lean_sanitizers target)
