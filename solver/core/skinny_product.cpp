@@ -160,6 +160,9 @@ constexpr int kStripColumns = 10;
 constexpr int kStripColumns = 6;
 #endif
 
+// The largest block of X blockUpdate takes: what sits in L2 beside P's strips and U.
+constexpr double kStripBlockBytes = 1024.0 * 1024;
+
 // stripUpdate<C> for a run-time width in [1, C].
 template <int C = kStripColumns>
 void stripGroup(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index ldm, Scalar* P,
@@ -428,7 +431,12 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
             updateRows(b0, b1 - b0);
             // P += X_b V_b with the new rows, X's block now from L2.
             Mt.leftCols(b1 - b0) = V.middleRows(b0, b1 - b0).transpose();
-            blockUpdate(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
+            // A long X's block (a formed n x n kernel: 40 columns of 20,000 rows) is not in L2;
+            // there rankUpdate's row chunks, which keep P's rows in L2, stay (the same bits).
+            if (double(m) * double(b1 - b0) * sizeof(Scalar) <= kStripBlockBytes)
+                blockUpdate(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
+            else
+                columnRange<8>(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
         }
     }
     P = sumInThreadOrder(partial);

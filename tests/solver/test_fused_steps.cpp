@@ -50,6 +50,8 @@ private slots:
         // several register strips, the last one partial.
         QTest::newRow("two threads at work, k = 25") << 301 << 1500 << 25 << 2;
         QTest::newRow("two threads at work, k = 41") << 150 << 997 << 41 << 2;
+        // A block of 40 columns past 1 MiB: the fused pass keeps rankUpdate's row chunks.
+        QTest::newRow("long columns") << 4000 << 130 << 10 << 2;
     }
     void kernelMatchesDefinition()
     {
