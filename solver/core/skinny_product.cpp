@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,20 @@ using Eigen::internal::pstoreu;
 template <class T> inline void prefetch(const T* address)
 {
     __builtin_prefetch(address, 0, 3);
+}
+
+// One multiply-add of the kernels' scalar tails (rows past the last whole packet): fused where
+// the target has FMA, as pmadd is. Written out because GCC may or may not contract `s += x * b`
+// into an FMA, and it decided differently for rankUpdate's and stripUpdate's tails on one CPU
+// (-march=native on an AMD Zen 5 host): their tail rows then differed in the last bit, although
+// the two kernels add each entry's terms in the same order.
+inline Scalar tailMadd(Scalar x, Scalar b, Scalar sum)
+{
+#ifdef __FMA__
+    return std::fma(x, b, sum);
+#else
+    return x * b + sum;
+#endif
 }
 
 // Below this many multiply-adds a product is left to Eigen on one thread (no kernel set-up, no
@@ -94,7 +109,7 @@ void rankUpdate(
         for (int c = 0; c < C; ++c) {
             Scalar sum = P[c * ldp + r];
             for (int j = 0; j < J; ++j)
-                sum += X[j * ldx + r] * Mt[j * ldm + c];
+                sum = tailMadd(X[j * ldx + r], Mt[j * ldm + c], sum);
             P[c * ldp + r] = sum;
         }
 }
@@ -147,7 +162,7 @@ void stripUpdate(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index
         for (int c = 0; c < C; ++c) {
             Scalar sum = P[c * ldp + r];
             for (Index j = 0; j < cols; ++j)
-                sum += X[j * ldx + r] * Mt[j * ldm + c];
+                sum = tailMadd(X[j * ldx + r], Mt[j * ldm + c], sum);
             P[c * ldp + r] = sum;
         }
 }
