@@ -35,7 +35,7 @@ template <class T> inline void prefetch(const T* address)
 // One multiply-add of the kernels' scalar tails (rows past the last whole packet): fused where
 // the target has FMA, as pmadd is. Written out because GCC may or may not contract `s += x * b`
 // into an FMA, and it decided differently for rankUpdate's and stripUpdate's tails on one CPU
-// (-march=native on an AMD Zen 5 host): their tail rows then differed in the last bit, although
+// (-march=native on an AMD Zen 4 host): their tail rows then differed in the last bit, although
 // the two kernels add each entry's terms in the same order.
 inline Scalar tailMadd(Scalar x, Scalar b, Scalar sum)
 {
