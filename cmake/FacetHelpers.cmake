@@ -34,6 +34,23 @@ function(facet_lean_sanitizers target)
   endif()
 endfunction()
 
+# facet_precompile(target kind [REUSE_FROM other]): the target's translation units start from
+# cmake/pch/<kind>_pch.h compiled once (FACET_PCH), or from the one `other` compiled. Reuse needs
+# the compiler to accept the other's header: GCC does when the flags match and every macro the
+# header's preprocessing looked at has the same definition (a target's own -D that no header
+# reads is fine); otherwise it falls back to parsing the headers and says so with -Winvalid-pch.
+function(facet_precompile target kind)
+  if(NOT FACET_PCH)
+    return()
+  endif()
+  cmake_parse_arguments(P "" "REUSE_FROM" "" ${ARGN})
+  if(P_REUSE_FROM)
+    target_precompile_headers(${target} REUSE_FROM ${P_REUSE_FROM})
+  else()
+    target_precompile_headers(${target} PRIVATE ${PROJECT_SOURCE_DIR}/cmake/pch/${kind}_pch.h)
+  endif()
+endfunction()
+
 # OpenMP threads the tests run with. The tsan preset sets 1: libgomp is not built with
 # ThreadSanitizer, so its barriers look like races to it.
 set(FACET_TEST_OMP_THREADS 2 CACHE STRING "OMP_NUM_THREADS for the tests")
@@ -48,6 +65,32 @@ function(facet_add_test name)
   facet_warnings(${name})
   if("solver" IN_LIST T_LABELS)
     facet_lean_sanitizers(${name})
+  endif()
+  # One precompiled header per test folder, compiled by a one-line object library with the
+  # folder's flags (facet_pch_tests_<folder>) and reused by every test of the folder. A test as
+  # the owner would not do: GCC refuses a header compiled with a -D the user lacks (the app tests
+  # that run facet-cli define FACET_CLI_PATH), and QtTest's content depends on QT_GUI_LIB and
+  # QT_WIDGETS_LIB, which differ between folders. AUTOMOC's mocs_compilation.cpp of a test is
+  # empty (the tests include their .moc): loading the header there would cost 2-4 s for nothing.
+  if(FACET_PCH AND T_LABELS)
+    list(GET T_LABELS 0 kind)
+    get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+    set(anchor facet_pch_tests_${folder})
+    if(NOT TARGET ${anchor})
+      file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${anchor}.cpp
+           CONTENT "// Compiles the precompiled header the tests of this folder reuse.\n")
+      add_library(${anchor} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${anchor}.cpp)
+      set_target_properties(${anchor} PROPERTIES AUTOMOC OFF)
+      target_link_libraries(${anchor} PRIVATE Qt6::Test ${T_LIBS})
+      facet_warnings(${anchor})
+      if("solver" IN_LIST T_LABELS)
+        facet_lean_sanitizers(${anchor})
+      endif()
+      facet_precompile(${anchor} test_${kind})
+    endif()
+    facet_precompile(${name} test_${kind} REUSE_FROM ${anchor})
+    set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${name}_autogen/mocs_compilation.cpp
+                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   endif()
   add_test(NAME ${name} COMMAND ${name})
   set(env "FACET_DATA_DIR=${FACET_DATA_DIR}" "QT_QPA_PLATFORM=offscreen"

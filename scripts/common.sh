@@ -39,6 +39,9 @@ facet_build() {
   shift || true
   local launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # ccache caches a compile that uses a precompiled header (FACET_PCH) only with this sloppiness:
+  # the header is rebuilt with each tree, so its time stamps and __DATE__-style macros differ.
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}pch_defines,time_macros,include_file_mtime,include_file_ctime"
   cmake --preset "$preset" -S "$FACET_ROOT" "${launcher[@]}" \
     -DFACET_DATA_DIR="${FACET_DATA_DIR:-$FACET_ROOT/../shared/data}" >/dev/null
   if [ "$preset" = tsan ]; then
