@@ -1,5 +1,5 @@
-// Precompiled header of facet_app, facet_cli_lib and facet_plots (facet_precompile): the
-// solver's set plus the Qt Core and Gui classes most of their translation units include.
+// Precompiled header of facet_app and facet_cli_lib (facet_precompile; facet_plots, three files,
+// has none): the solver's set plus the Qt Core and Gui classes most of their files include.
 #pragma once
 
 #include "solver_pch.h"
