@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/thread_handoff.h"
 
-#if defined(__SANITIZE_THREAD__)
+#if defined(FACET_SANITIZE_THREAD)
 
 #include <QCoreApplication>
 #include <QObject>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/sanitizers.h"
+
 #include <QFuture>
 #include <QPromise>
 #include <QRunnable>
@@ -30,7 +32,7 @@ namespace facet {
 // - Background tasks go through runOnPool() instead of QtConcurrent::run: the task object is
 //   built and published before the pool sees it, and its result is handed off into the future.
 // In builds without TSan all of this is empty inline functions.
-#if defined(__SANITIZE_THREAD__)
+#if defined(FACET_SANITIZE_THREAD)
 void publishHandOff();
 void receiveHandOff();
 void installHandOffReceiver(); // run at QCoreApplication start-up

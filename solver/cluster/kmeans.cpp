@@ -111,8 +111,9 @@ KMatrix seedPlusPlus(const KRef& X, int clusters, Rng& rng)
     C.col(0) = X.col(chosen);
     std::vector<double> nearest(static_cast<std::size_t>(N));
     // Each point's distance on its own (in parallel for a large X); every sum over the points
-    // below runs in index order, so the draws do not depend on the threads.
-    const bool parallel = double(X.rows()) * double(N) >= double(1 << 20);
+    // below runs in index order, so the draws do not depend on the threads. (The pragma is the
+    // flag's only reader: unused when OpenMP is off, as in the tsan preset.)
+    [[maybe_unused]] const bool parallel = double(X.rows()) * double(N) >= double(1 << 20);
 #pragma omp parallel for schedule(static) if (parallel)
     for (Eigen::Index i = 0; i < N; ++i)
         nearest[std::size_t(i)] = squaredDistance(X, i, C, 0);

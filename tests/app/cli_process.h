@@ -3,10 +3,11 @@
 // the tests that drive the executable) and reading the JSON it wrote.
 #pragma once
 
+#include "child_process.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 
@@ -20,12 +21,12 @@ struct CliRun {
 
 inline CliRun runCli(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(FACET_CLI_PATH), arguments);
-    process.waitForFinished(600000);
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-        QString::fromUtf8(process.readAllStandardOutput()),
-        QString::fromUtf8(process.readAllStandardError()) };
+    ChildProcess process; // not QProcess: see child_process.h
+    if (!process.start(QStringLiteral(FACET_CLI_PATH), arguments))
+        return {};
+    if (!process.waitForFinished(600000))
+        return {};
+    return { process.exitCode(), process.out(), process.err() };
 }
 
 // The file's JSON object; empty when it cannot be read.

@@ -4,6 +4,7 @@
 // Nothing here asserts on time.
 #include "cli/cli_options.h"
 #include "cli_process.h"
+#include "core/sanitizers.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -175,7 +176,7 @@ private slots:
         // The default measures the ceilings again beside each case, in facet-cli and in
         // facet-bench-float: each row carries its own, its limit is computed from them, and the
         // triad's 768 MiB of arrays are not counted as the case's memory.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FACET_SANITIZE_ADDRESS)
         // At the sanitizer preset's -O1 the real ceilings (a 1536^3 GEMM and a 768 MiB triad, four
         // times per run and case, in both executables) made this the slowest test of the suite;
         // the runner's per-case path runs under ASan in solver_bench_model::ceilingsPerCase.
@@ -221,7 +222,7 @@ private slots:
         // in each, the k-means start gives other factors than the default random one. (Not that
         // the two precisions give the same factors from it: k-means++ on data rounded to float
         // may seed another centre, which an ASan build of this test showed.)
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FACET_SANITIZE_ADDRESS)
         // Four runs, each measuring the full-size ceilings at its start (a 1536^3 GEMM at 2
         // GFLOP/s at the sanitizer preset's -O1 on an Intel host): 190 s, which with the rest
         // of this test passed Qt's 300 s watchdog. The release step runs it; under ASan,

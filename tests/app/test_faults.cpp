@@ -3,6 +3,7 @@
 // Inf data, sizes beyond memory, writes to a full disk or a read-only folder, and a sweep killed
 // with SIGKILL and resumed. Each must end in a consistent result or a clear error, never a crash,
 // a leak (the asan preset runs this) or a lost file.
+#include "child_process.h"
 #include "data/mat_writer.h"
 #include "jobs/solve_job.h"
 #include "util/atomic_write.h"
@@ -12,7 +13,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 using namespace facet;
+using facet::testing::ChildProcess;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -299,26 +300,22 @@ private Q_SLOTS:
         const QStringList sweep { u"sweep"_s, u"--dataset"_s, mat, u"--methods"_s, u"nmf,cf"_s,
             u"--clusters"_s, u"2-3"_s, u"--trials"_s, u"10"_s, u"--max-iter"_s, u"300"_s,
             u"--seed"_s, u"9"_s, u"--threads"_s, u"1"_s };
-        QProcess process;
-        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        process.start(cliPath(), sweep + QStringList { u"--out"_s, out });
-        QVERIFY(process.waitForStarted());
+        ChildProcess process; // not QProcess: see child_process.h
+        QVERIFY(process.start(
+            cliPath(), sweep + QStringList { u"--out"_s, out }, ChildProcess::Output::Inherit));
         QVERIFY2(QTest::qWaitFor(
-                     [&] {
-                         return !trialsIn(results).isEmpty()
-                             || process.state() != QProcess::Running;
-                     },
-                     120000),
+                     [&] { return !trialsIn(results).isEmpty() || !process.running(); }, 120000),
             "no trial was saved");
-        QVERIFY2(process.state() == QProcess::Running, "the sweep ended before it could be killed");
-        ::kill(pid_t(process.processId()), SIGKILL);
-        QVERIFY(process.waitForFinished());
-        QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+        QVERIFY2(process.running(), "the sweep ended before it could be killed");
+        process.kill(SIGKILL);
+        QVERIFY(process.waitForFinished(30000));
+        QVERIFY(process.crashed());
         const QJsonArray saved = trialsIn(results); // whole, thanks to the atomic write
         QVERIFY(!saved.isEmpty());
         QVERIFY(saved.size() < 40);
 
-        process.start(cliPath(), sweep + QStringList { u"--resume"_s, out });
+        QVERIFY(process.start(
+            cliPath(), sweep + QStringList { u"--resume"_s, out }, ChildProcess::Output::Inherit));
         QVERIFY(process.waitForFinished(600000));
         QCOMPARE(process.exitCode(), 0);
         const QJsonObject done = QJsonDocument::fromJson(readAll(results)).object();
