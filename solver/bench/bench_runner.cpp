@@ -146,7 +146,11 @@ void timeKMeans(MatrixCRef X, const std::vector<int>& labels, int rank, const Be
     row.iterations = result.iterations;
     setTimes(row, seconds);
     row.objective = result.objective;
-    setRoofline(row, iterationCost({ "kmeans", X.rows(), X.cols(), rank }), peaks);
+    CostInputs cost { "kmeans", X.rows(), X.cols(), rank };
+    const double rounds = std::max(1, result.iterations);
+    cost.kmeansFreshShare = result.freshSumRounds / rounds;
+    cost.kmeansUpdatesPerRound = double(result.sumUpdates) / rounds;
+    setRoofline(row, iterationCost(cost), peaks);
     if (options.score && !labels.empty()) {
         row.ac = clusteringAccuracy(labels, result.labels);
         row.nmi = normalizedMutualInformation(labels, result.labels);

@@ -99,15 +99,17 @@ bool hasFusedStep(const std::string& method)
 // k = clusters), always in double, one pass over X:
 //   assignment: |c|^2 2mk, x^T c block by block 2mnk, the scores |c|^2 - 2 x^T c and their
 //               comparison 2nk
-//   means:      each point added into its chunk's sum while in cache mn, the 8 chunks' sums
-//               added 7mk, the division mk
-//   flops = 2mnk + mn + 2nk + 10mk;  X read once (mn doubles), the labels (4 bytes) read and
-//   written, 20 m x k passes (C read, 8 partial sums zeroed and read, C written, divided).
-IterationCost kmeansCost(double m, double n, double k)
+//   means:      a fresh round adds each point into its chunk's sum while in cache mn; another
+//               round subtracts each moved point from one sum and adds it to another 2m per
+//               update; the 8 chunks' sums added 7mk, the division mk
+//   flops = 2mnk + f mn + 2m u + 2nk + 10mk, with f the share of fresh rounds and u the
+//   updates per round;  X read once (mn doubles), the labels (4 bytes) read and written,
+//   12 + 8f m x k passes (C read, 8 partial sums read, C written, divided; zeroed when fresh).
+IterationCost kmeansCost(double m, double n, double k, double fresh, double updates)
 {
     IterationCost cost;
-    cost.flops = 2 * m * n * k + m * n + 2 * n * k + 10 * m * k;
-    cost.bytes = m * n * 8 + 2 * n * 4 + 20 * m * k * 8;
+    cost.flops = 2 * m * n * k + fresh * m * n + 2 * m * updates + 2 * n * k + 10 * m * k;
+    cost.bytes = m * n * 8 + 2 * n * 4 + (12 + 8 * fresh) * m * k * 8;
     return cost;
 }
 
@@ -199,7 +201,11 @@ IterationCost iterationCost(const CostInputs& in)
     if (in.method == "kmeans") {
         if (in.fusedPasses || in.explicitKernel || in.labelledSamples > 0)
             throw std::invalid_argument("k-means has no fused step, kernel or labels");
-        return kmeansCost(m, n, k);
+        if (!(in.kmeansFreshShare >= 0 && in.kmeansFreshShare <= 1)
+            || !(in.kmeansUpdatesPerRound >= 0 && in.kmeansUpdatesPerRound <= n))
+            throw std::invalid_argument(
+                "k-means' share of fresh rounds must be in [0, 1] and its updates in [0, n]");
+        return kmeansCost(m, n, k, in.kmeansFreshShare, in.kmeansUpdatesPerRound);
     }
     if (in.fusedPasses && (!hasFusedStep(in.method) || (nmfFamily && in.explicitKernel)))
         throw std::invalid_argument("method '" + in.method + "' has no fused step here");

@@ -25,6 +25,10 @@ struct CostInputs {
     // is read once instead of twice.
     bool fusedPasses = false;
     Eigen::Index labelledSamples = 0; // l, cnmf and ccf: their fused step's correction of X V
+    // kmeans, per Lloyd round on average (KMeansResult): the share of rounds that summed every
+    // point afresh, and the points whose move updated the sums in the others.
+    double kmeansFreshShare = 1;
+    double kmeansUpdatesPerRound = 0;
 };
 
 // Whether `method` has a fused step at all (nmf, gnmf, semignmf, cnmf, cf, lccf, lcf, ccf): all the

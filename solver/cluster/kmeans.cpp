@@ -30,6 +30,8 @@ struct DoubleResult {
     double objective = 0;
     int iterations = 0;
     double lloydSeconds = 0;
+    int freshSumRounds = 0;
+    std::int64_t sumUpdates = 0;
 };
 
 // The points as doubles: the single-precision build converts them, the double build reads them
@@ -221,21 +223,32 @@ void addBlockByLabel(const KRef& X, const std::vector<int>& labels, Eigen::Index
     }
 }
 
-// One pass over X for the assignment step and the sums of the next means. Each point's
-// ||c||^2 - 2 x^T c is compared over the centroids (||x||^2 is the same for every c), with x^T c
-// from the register-tiled dot kernel (core/skinny_product.h), each summed in one fixed order. A
-// point only moves when another centroid is strictly closer, so ties cannot make labels
-// oscillate; a new point (label -1) takes the lowest-index closest centroid. Then the block's
-// points are added into their chunk's sums for their clusters, while the block is in cache
-// (addBlockByLabel: the same bits as one point after the other, 3-5 % faster on the large sets).
-// Returns the number of moved points; `partial` gets one d x k sum per chunk.
-Eigen::Index assignAndSum(
-    const KRef& X, const KMatrix& C, std::vector<int>& labels, std::vector<KMatrix>& partial)
+// One pass over X for the assignment step, which also brings the chunks' sums up to date for the
+// next means. Each point's ||c||^2 - 2 x^T c is compared over the centroids (||x||^2 is the same
+// for every c), with x^T c from the register-tiled dot kernel (core/skinny_product.h), each
+// summed in one fixed order. A point only moves when another centroid is strictly closer, so
+// ties cannot make labels oscillate; a new point (label -1) takes the lowest-index closest
+// centroid.
+//
+// The sums (one d x k matrix per chunk of points) while each block is in cache:
+// - `fresh`: zeroed, then every point added for its label (addBlockByLabel: the same bits as one
+//   point after the other, 3-5 % faster on the large sets). The first round is always fresh.
+// - otherwise updated: a point that moved is subtracted from its old cluster's sum and added to
+//   its new one's, in point order within its chunk, and the rest are not read again. The sum of
+//   a cluster is the same in exact arithmetic; in floating point each update rounds once, as
+//   one addition of a fresh sum does, and lloyd() makes the sums fresh again once the updates
+//   since the last fresh round reach N, so the rounding stays within that of two fresh sums.
+//   On the large sets the fresh sums had been a third of a round once the labels settle (the
+//   adds read the block from L2 again); the updates cost 2d per moved point.
+// Returns the number of moved points.
+Eigen::Index assignAndSum(const KRef& X, const KMatrix& C, std::vector<int>& labels,
+    std::vector<KMatrix>& partial, bool fresh)
 {
     const Eigen::Index d = X.rows(), N = X.cols(), k = C.cols();
     const KVector centroidNorms = C.colwise().squaredNorm().transpose();
     const int chunks = sumChunks(X);
-    partial.assign(std::size_t(chunks), KMatrix::Zero(d, k));
+    if (fresh)
+        partial.assign(std::size_t(chunks), KMatrix::Zero(d, k));
     std::vector<Eigen::Index> moved(std::size_t(chunks), 0);
     const Eigen::Index block = roundBlock(d);
     const bool prefetch = pastTheCaches(double(d) * double(N) * sizeof(double));
@@ -266,11 +279,16 @@ Eigen::Index assignAndSum(
                 if (best < 0)
                     best = 0;
                 if (best != label) {
+                    if (!fresh) {
+                        sum.col(label) -= X.col(start + i);
+                        sum.col(best) += X.col(start + i);
+                    }
                     label = best;
                     ++moved[std::size_t(chunk)];
                 }
             }
-            addBlockByLabel(X, labels, start, count, sum, groups);
+            if (fresh)
+                addBlockByLabel(X, labels, start, count, sum, groups);
         }
     }
     Eigen::Index total = 0;
@@ -333,13 +351,14 @@ void meansFromSums(const std::vector<KMatrix>& partial, const std::vector<int>& 
         C.col(j) /= double(sizes[std::size_t(j)]);
 }
 
-// The means of the labels as they are (after fillEmptyClusters moved points), summed in the same
-// chunks and order as assignAndSum: another pass over X, only in a round that re-seeded a
-// cluster.
-void computeMeans(const KRef& X, const std::vector<int>& labels, KMatrix& C)
+// The means of the labels as they are (after fillEmptyClusters moved points), from sums made
+// fresh in the same chunks and order as a fresh assignAndSum: another pass over X, only in a
+// round that re-seeded a cluster. `partial` keeps the fresh sums for the next round's updates.
+void computeMeans(
+    const KRef& X, const std::vector<int>& labels, std::vector<KMatrix>& partial, KMatrix& C)
 {
     const int chunks = sumChunks(X);
-    std::vector<KMatrix> partial(std::size_t(chunks), KMatrix::Zero(C.rows(), C.cols()));
+    partial.assign(std::size_t(chunks), KMatrix::Zero(C.rows(), C.cols()));
     const Eigen::Index N = X.cols();
 #pragma omp parallel for schedule(static) if (chunks > 1)
     for (int c = 0; c < chunks; ++c) {
@@ -376,13 +395,23 @@ DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng)
     result.labels.assign(std::size_t(X.cols()), -1);
     const auto start = std::chrono::steady_clock::now();
     std::vector<KMatrix> sums;
+    // Points moved by updates of the sums since they were last summed fresh.
+    Eigen::Index updates = 0;
     for (result.iterations = 1;; ++result.iterations) {
-        Eigen::Index moved = assignAndSum(X, result.centroids, result.labels, sums);
-        const Eigen::Index filled = fillEmptyClusters(X, result.centroids, result.labels);
-        if (filled > 0)
-            computeMeans(X, result.labels, result.centroids);
+        const bool fresh = result.iterations == 1 || updates >= X.cols();
+        Eigen::Index moved = assignAndSum(X, result.centroids, result.labels, sums, fresh);
+        updates = fresh ? 0 : updates + moved;
+        if (fresh)
+            ++result.freshSumRounds;
         else
+            result.sumUpdates += moved;
+        const Eigen::Index filled = fillEmptyClusters(X, result.centroids, result.labels);
+        if (filled > 0) {
+            computeMeans(X, result.labels, sums, result.centroids);
+            updates = 0;
+        } else {
             meansFromSums(sums, result.labels, result.centroids);
+        }
         moved += filled;
         if (moved == 0 || result.iterations >= maxIter)
             break;
@@ -418,6 +447,8 @@ KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
     result.objective = best.objective;
     result.iterations = best.iterations;
     result.lloydSeconds = best.lloydSeconds;
+    result.freshSumRounds = best.freshSumRounds;
+    result.sumUpdates = best.sumUpdates;
     return result;
 }
 

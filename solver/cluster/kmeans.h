@@ -26,6 +26,12 @@ struct KMeansResult {
     // The kept replicate's Lloyd rounds (assignment, empty clusters, means), without the seeding
     // and the final objective: what the benchmark divides by `iterations`.
     double lloydSeconds = 0;
+    // How the kept replicate's rounds kept the clusters' sums (cluster/kmeans.cpp, assignAndSum):
+    // the rounds that summed every point afresh, and the points whose move updated the sums in
+    // the other rounds (each a subtraction and an addition of d entries). For the benchmark's
+    // flop count.
+    int freshSumRounds = 0;
+    std::int64_t sumUpdates = 0;
 };
 
 // points: d x N, one point per column. Throws std::invalid_argument when clusters < 1,

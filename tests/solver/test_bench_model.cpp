@@ -7,6 +7,7 @@
 #include "bench/flops.h"
 #include "bench/lowrank_data.h"
 #include "bench/roofline.h"
+#include "cluster/kmeans.h"
 
 #include <Eigen/SVD>
 #include <QtTest>
@@ -127,6 +128,18 @@ private slots:
         const IterationCost cost = iterationCost({ "kmeans", 3, 5, 2, false, 0, 4 });
         QCOMPARE(cost.flops, 155.0);
         QCOMPARE(cost.bytes, 1120.0);
+        // Half the rounds fresh and 2 updates per round: the sums 7.5 + 2m u 12 flops instead of
+        // 15; 16 m x k passes (768 bytes) instead of 20.
+        CostInputs updated { "kmeans", 3, 5, 2, false, 0, 4 };
+        updated.kmeansFreshShare = 0.5;
+        updated.kmeansUpdatesPerRound = 2;
+        QCOMPARE(iterationCost(updated).flops, 159.5);
+        QCOMPARE(iterationCost(updated).bytes, 928.0);
+        updated.kmeansUpdatesPerRound = 6; // more than n
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(updated));
+        updated.kmeansUpdatesPerRound = 0;
+        updated.kmeansFreshShare = 1.5;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(updated));
         QVERIFY(!hasFusedStep("kmeans"));
         CostInputs fused { "kmeans", 3, 5, 2 };
         fused.fusedPasses = true;
@@ -219,7 +232,19 @@ private slots:
         QVERIFY(km.modelled);
         QVERIFY(km.iterations >= 1 && km.iterations <= 20);
         QVERIFY(km.msPerIteration > 0);
-        QCOMPARE(km.flopsPerIteration, iterationCost({ "kmeans", 30, 200, 3 }).flops);
+        // The same Lloyd run again: its fresh rounds and updates of the sums set the row's flops
+        // (all fresh would count mn = 6,000 for each round).
+        KMeansOptions same;
+        same.clusters = 3;
+        same.replicates = 1;
+        same.maxIter = options.iterations;
+        same.seed = options.seed;
+        const KMeansResult lloyd = kmeans(data.X, same);
+        QCOMPARE(km.iterations, lloyd.iterations);
+        CostInputs kmCost { "kmeans", 30, 200, 3 };
+        kmCost.kmeansFreshShare = double(lloyd.freshSumRounds) / lloyd.iterations;
+        kmCost.kmeansUpdatesPerRound = double(lloyd.sumUpdates) / lloyd.iterations;
+        QCOMPARE(km.flopsPerIteration, iterationCost(kmCost).flops);
         QVERIFY(km.ac && *km.ac > 0.9); // three well separated planted classes
         const BenchRow pca = find("pca");
         QVERIFY2(pca.error.empty(), pca.error.c_str());

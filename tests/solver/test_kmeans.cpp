@@ -172,6 +172,8 @@ private slots:
         omp::setThreads(3); // a count that does not divide the 8 chunks
         const KMeansResult three = kmeans(X, options);
         omp::setThreads(previous);
+        // Points moved after the first round, so the updated sums ran on every thread count.
+        QVERIFY(serial.sumUpdates > 0);
         QVERIFY(serial.labels == three.labels);
         QVERIFY(serial.centroids == three.centroids);
         QVERIFY(serial.labels == threaded.labels);
@@ -189,6 +191,27 @@ private slots:
         const KMeansResult result = kmeans(blobs.points, options);
         QCOMPARE(clusteringAccuracy(blobs.truth, result.labels), 1.0);
         verifyFixedPoint(blobs.points, result);
+    }
+
+    // After the first round the sums are updated by the moved points only, and made fresh again
+    // once N points have moved since (cluster/kmeans.cpp, assignAndSum). Uniform points without
+    // clusters keep moving for many rounds (here 20,000 x 8, 40 clusters: about 24,000 updates),
+    // so both rules run, and the result must still be Lloyd's fixed point with centroids equal
+    // to the means of their points.
+    void updatedSumsStayMeans()
+    {
+        Rng rng(7);
+        const Matrix X = rng.uniformMatrix(8, 20000);
+        KMeansOptions options;
+        options.clusters = 40;
+        options.replicates = 1;
+        options.maxIter = 1000;
+        options.seed = 3;
+        const KMeansResult result = kmeans(X, options);
+        QVERIFY(result.iterations < options.maxIter); // converged: no label moved
+        QVERIFY2(result.sumUpdates >= X.cols(), "too few updates to reach the fresh rule");
+        QVERIFY(result.freshSumRounds >= 2);
+        verifyFixedPoint(X, result);
     }
 
     void cosineSplitsByDirection()
