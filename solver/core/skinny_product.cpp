@@ -411,8 +411,7 @@ bool fusesPasses(MatrixCRef X, Index k)
 
 bool fusesPasses(Index rows, Index cols, Index k)
 {
-    return fusedPassesEnabled.load() && useKernels(rows, cols, k)
-        && double(rows) * double(cols) * sizeof(Scalar) >= kPrefetchBytes;
+    return fusedPassesEnabled.load() && useKernels(rows, cols, k);
 }
 
 void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V,

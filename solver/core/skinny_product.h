@@ -28,9 +28,13 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 // out = X^T M: X m x n, M m x k, out n x k.
 void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 
-// Whether transposedUpdateProduct pays for X (m x n) and rank k: X past the caches (16 MiB and
-// more), where each pass over it comes from memory; always false while fused passes are
-// disabled.
+// Whether the methods take their fused route (transposedUpdateProduct, methods/cf_fused.h) for X
+// (m x n) and rank k: wherever the skinny kernels run (not for tiny products or ranks past the
+// kernels' limit, which go to Eigen); always false while fused passes are disabled. Until
+// 24 November it took X >= 16 MiB, past the caches, where each pass comes from memory; on the
+// Intel host of bench/RESULTS.md section 15 the fused route also took 0.7-0.9 of the plain
+// route's time on cache-resident sets (ORL, Yale, COIL-20, subsets of 50-200 samples; double and
+// float): one parallel region instead of several, and X's second pass from L2 instead of L3.
 bool fusesPasses(MatrixCRef X, Eigen::Index k);
 // The same decision from the shape alone (the benchmark's cost model, for a K it does not hold).
 bool fusesPasses(Eigen::Index rows, Eigen::Index cols, Eigen::Index k);

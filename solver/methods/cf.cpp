@@ -151,7 +151,7 @@ bool Cf::fusesPasses() const
     return facet::fusesPasses(*m_gram, m_rank);
 }
 
-// The plain rules of step() past the caches: two passes over X instead of four, or one over a
+// The plain rules of step() on the fused route: two passes over X instead of four, or one over a
 // formed K instead of two (methods/cf_fused.h), with this class's hooks for the W rule's scale
 // and inner matrix and the V rule's regularizer. The values are step()'s up to the rounding of
 // the products' summation order.

@@ -94,7 +94,7 @@ protected:
     // K W and W^T K W for the current W. `vChanged` = false only in the middle of a step, between
     // the W rule and the V rule, where V is what it was (its graph terms stay valid).
     void refreshCache(bool vChanged = true);
-    // The plain rules on X (implicit linear kernel) or a formed K past the caches: two passes over
+    // The plain rules on X (implicit linear kernel) or a formed K, fused: two passes over
     // X instead of four, or one over K instead of two (see fusedStep()). A subclass with other
     // rules either describes them through the hooks below (LCF) or returns false.
     virtual bool fusesPasses() const;

@@ -40,15 +40,15 @@ struct CfFusedRules {
 //   W^T K W = (X W)^T (X W), without another pass.
 //   pass 2: K W = X^T (X W); V <- V o (K W + R-) / (V W^T K W + R+); X V, kept for the next
 //           step's pass 1.
-// With K formed (a non-linear kernel, NCW's, or the linear one when n <= m) and past the caches,
-// one pass over K instead of two: K is symmetric, so the W rule's K V = K^T V is computed block
-// by block with the W rule on those rows, and K W of the new W accumulates in the same pass; the
-// V rule then needs no product with K.
-// The values are the unfused rules' up to the rounding of the products' summation order.
+// With K formed (a non-linear kernel, NCW's, or the linear one when n <= m), one pass over K
+// instead of two: K is symmetric, so the W rule's K V = K^T V is computed block by block with the W
+// rule on those rows, and K W of the new W accumulates in the same pass; the V rule then needs no
+// product with K. The values are the unfused rules' up to the rounding of the products' summation
+// order.
 void fusedCfStep(const Gram& gram, const CfFusedCaches& caches, const CfFusedRules& rules);
 
-// Whether fusedCfStep pays for this kernel and rank k: the operand its passes read (X of an
-// implicit kernel, or the formed K) is past the caches (core/skinny_product.h: fusesPasses).
+// Whether fusedCfStep runs for this kernel and rank k, decided on the operand its passes read (X
+// of an implicit kernel, or the formed K; core/skinny_product.h: fusesPasses).
 bool fusesPasses(const Gram& gram, Eigen::Index k);
 
 } // namespace facet

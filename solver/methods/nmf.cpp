@@ -71,10 +71,11 @@ void Nmf::step()
     ++m_vVersion;
 }
 
-// The same rules as step(), for X past the caches: the V rule's X^T U and the next U rule's X V
-// are computed in one pass over X (transposedUpdateProduct), since V's rule is row by row. X V is
-// kept for the next step. The values are those of step() up to the rounding of the products'
-// summation order: V's rows are updated in blocks, V U^T U block by block.
+// The same rules as step(), on the fused route (core/skinny_product.h: fusesPasses): the V rule's
+// X^T U and the next U rule's X V are computed in one pass over X (transposedUpdateProduct),
+// since V's rule is row by row. X V is kept for the next step. The values are those of step() up to
+// the rounding of the products' summation order: V's rows are updated in blocks, V U^T U block by
+// block.
 void Nmf::fusedStep()
 {
     if (!m_xvValid)

@@ -29,7 +29,7 @@ public:
     void restore(const std::vector<Matrix>& state) override;
     void finalize() override;
     void exportTo(Factorization& out) const override;
-    // "fused passes: ..." when X is past the caches (the route step() takes).
+    // "fused passes: ..." when step() takes the fused route (core/skinny_product.h: fusesPasses).
     std::vector<std::string> notes() const override;
 
     const Matrix& U() const { return m_U; }

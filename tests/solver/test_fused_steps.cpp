@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fused passes over X (core/skinny_product.h: transposedUpdateProduct; Nmf::fusedStep,
 // Cf::fusedStep): the kernel against its definition, and each method's fused route against its
-// plain two-pass route from the same start on data past the caches, where the fused one runs.
+// plain two-pass route from the same start, on data past the caches (so that the kernels'
+// prefetches run too).
 #include "bench/bench_runner.h"
 #include "core/driver.h"
 #include "core/openmp.h"
@@ -10,6 +11,8 @@
 #include "methods/registry.h"
 
 #include <QtTest>
+
+#include <optional>
 
 using namespace facet;
 using Index = Eigen::Index;
@@ -29,6 +32,14 @@ Matrix largeData()
     const Matrix H = rng.uniformMatrix(6, 2101);
     return W * H + Scalar(0.1) * rng.uniformMatrix(1030, 2101);
 }
+
+// The plain route while in scope (the methods check the switch at every step).
+struct PlainRoute {
+    PlainRoute() { setFusedPassesEnabled(false); }
+    ~PlainRoute() { setFusedPassesEnabled(true); }
+    PlainRoute(const PlainRoute&) = delete;
+    PlainRoute& operator=(const PlainRoute&) = delete;
+};
 
 } // namespace
 
@@ -103,15 +114,20 @@ private slots:
                 X, U, Q, V, [](Index, Index) {}, P));
     }
 
-    void methodsFuseOnLargeData_data()
+    void methodsFuse_data()
     {
         QTest::addColumn<QString>("entry");
+        QTest::addColumn<bool>("small");
         for (const char* method : { "nmf", "gnmf", "semignmf", "cf", "lccf", "lcf", "cnmf", "ccf",
                  "nmf+ncw", "cf+ncw", "lccf+ncw", "cf+gaussian", "lccf+gaussian", "lcf+gaussian",
                  "ccf+polynomial", "cf-ogl", "cf-ogl+gaussian" })
-            QTest::newRow(method) << QString::fromLatin1(method);
+            QTest::newRow(method) << QString::fromLatin1(method) << false;
+        // The fused route also runs on cache-resident sets (core/skinny_product.h: fusesPasses):
+        // 1030 x 300, where the CF family forms the linear K (n <= m, 300 x 300).
+        for (const char* method : { "nmf", "gnmf", "cf", "lccf", "lcf", "cnmf", "ccf" })
+            QTest::addRow("%s, 300 samples", method) << QString::fromLatin1(method) << true;
     }
-    void methodsFuseOnLargeData()
+    void methodsFuse()
     {
         // Same start, same rules: the fused route (one or two passes over X per iteration) and
         // the plain one agree up to the rounding of the products' summation order. LCF brings its
@@ -124,9 +140,11 @@ private slots:
         // weighted data. CF_OGL's inner LCCF steps take the same fused passes (methods/
         // cf_fused.h) with its learned graph; its objective may rise where beta changes.
         QFETCH(QString, entry);
+        QFETCH(bool, small);
         const BenchMethod variant = parseBenchMethod(entry.toStdString());
         const QString method = QString::fromStdString(variant.name);
-        static const Matrix X = largeData();
+        static const Matrix large = largeData();
+        const Matrix X = small ? Matrix(large.leftCols(300)) : large;
         Matrix Xn = X; // the CF family on unit-norm samples, as facet-cli runs it
         Xn.colwise().normalize();
         const bool nmfFamily = method.endsWith(u"nmf");
@@ -152,10 +170,11 @@ private slots:
         MethodContext context; // one graph and kernel for both routes
         const MethodFactory make = makeMethodFactory(method.toStdString(), data, o, context);
         const Factorization fused = solve(make, d);
-        setFusedPassesEnabled(false);
-        QVERIFY(!fusesPasses(data, o.rank));
-        const Factorization plain = solve(make, d);
-        setFusedPassesEnabled(true);
+        const Factorization plain = [&] {
+            const PlainRoute route;
+            return solve(make, d);
+        }();
+        QVERIFY(fusesPasses(data, o.rank));
         QCOMPARE(fused.iterations, iterations);
         // The run log says which route ran.
         const auto fusedNote = [](const Factorization& f) {
@@ -208,7 +227,7 @@ private slots:
     void graphTermsCachedOnlyForTheirV_data()
     {
         QTest::addColumn<QString>("method");
-        QTest::addColumn<bool>("large");
+        QTest::addColumn<bool>("fused");
         for (const char* method : { "gnmf", "semignmf", "lccf" }) {
             QTest::addRow("%s, fused", method) << QString::fromLatin1(method) << true;
             QTest::addRow("%s, plain", method) << QString::fromLatin1(method) << false;
@@ -221,9 +240,9 @@ private slots:
         // nothing cached and computes each term afresh: both must give the same objectives and
         // factors step after step.
         QFETCH(QString, method);
-        QFETCH(bool, large);
+        QFETCH(bool, fused);
         static const Matrix X = largeData();
-        Matrix data = large ? X : Matrix(X.topLeftCorner(200, 300));
+        Matrix data = fused ? X : Matrix(X.topLeftCorner(200, 300));
         if (!method.endsWith(u"nmf"))
             data.colwise().normalize();
         MethodOptions o;
@@ -234,7 +253,10 @@ private slots:
             for (Index j = 0; j < data.cols(); j += 10)
                 o.knownLabels[std::size_t(j)] = int((j / 10) % 4);
         }
-        QCOMPARE(fusesPasses(data, o.rank), large);
+        std::optional<PlainRoute> plain;
+        if (!fused)
+            plain.emplace();
+        QCOMPARE(fusesPasses(data, o.rank), fused);
         const MethodFactory make
             = makeMethodFactory(method.toStdString(), data, o, MethodContext {});
         const std::unique_ptr<Method> cached = make(), fresh = make();
