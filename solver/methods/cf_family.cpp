@@ -51,8 +51,12 @@ std::shared_ptr<const CfFamilySetup> prepareCfFamily(
         } else {
             const MatrixCRef data = setup->ncw ? MatrixCRef(setup->ncw->Xw) : X;
             setup->settings.generalForm = KernelSplit::make(*setup->gram, data);
-            notes.push_back(negative ? "general form: min(K) < 0"
-                                     : "general form forced (K >= 0: same as the plain updates)");
+            // The notes are built in place (emplace_back from the literal): moving a temporary
+            // std::string into the vector made GCC 12 at -O3 warn here and below (-Warray-bounds,
+            // a false positive in its inlined memcpy).
+            notes.emplace_back(negative
+                    ? "general form: min(K) < 0"
+                    : "general form forced (K >= 0: same as the plain updates)");
         }
     }
 
@@ -62,9 +66,9 @@ std::shared_ptr<const CfFamilySetup> prepareCfFamily(
             throw std::invalid_argument("init nmf runs NMF on X and needs non-negative data; use "
                                         "random, nndsvd or kmeans");
         init = InitKind::Random;
-        notes.push_back("init: random (the default nmf start needs non-negative data)");
+        notes.emplace_back("init: random (the default nmf start needs non-negative data)");
     } else if (init != InitKind::Random) {
-        notes.push_back("init: " + std::string(initName(init)));
+        notes.emplace_back("init: ").append(initName(init));
     }
     setup->settings.init = init;
     return setup;
