@@ -235,9 +235,11 @@ void addBlockByLabel(const KRef& X, const std::vector<int>& labels, Eigen::Index
 //   point after the other, 3-5 % faster on the large sets). The first round is always fresh.
 // - otherwise updated: a point that moved is subtracted from its old cluster's sum and added to
 //   its new one's, in point order within its chunk, and the rest are not read again. The sum of
-//   a cluster is the same in exact arithmetic; in floating point each update rounds once, as
-//   one addition of a fresh sum does, and lloyd() makes the sums fresh again once the updates
-//   since the last fresh round reach N, so the rounding stays within that of two fresh sums.
+//   a cluster is the same in exact arithmetic; in floating point an update rounds each of its
+//   two sums once, as one addition of a fresh sum does, and lloyd() makes the sums fresh again
+//   once the updates since the last fresh round reach N, so the sums carry at most twice a
+//   fresh sum's roundings on top of it. (Labels are -1 only before the first round, which is
+//   fresh.)
 //   On the large sets the fresh sums had been a third of a round once the labels settle (the
 //   adds read the block from L2 again); the updates cost 2d per moved point.
 // Returns the number of moved points.
