@@ -212,7 +212,7 @@ std::vector<std::string> Cf::notes() const
 {
     std::vector<std::string> out = m_settings.notes;
     if (fusesPasses())
-        out.push_back(m_gram->isExplicit()
+        out.emplace_back(m_gram->isExplicit()
                 ? "fused passes: the formed K is read once per iteration (K V, the W rule and K W "
                   "in one pass)"
                 : "fused passes: X is read twice per iteration (each K product, a rule and the "

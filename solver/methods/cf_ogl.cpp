@@ -380,14 +380,14 @@ std::vector<std::string> CfOgl::notes() const
             + " connected component(s), not c = " + std::to_string(c)
             + ": no component clustering");
     if (m_options.paperVariant)
-        notes.push_back("paper variant: the Q step drops lambda |v_i - v_j|^2, so it no longer "
-                        "minimizes the objective, which may increase (not monotone)");
+        notes.emplace_back("paper variant: the Q step drops lambda |v_i - v_j|^2, so it no longer "
+                           "minimizes the objective, which may increase (not monotone)");
     if (fusesPasses())
-        notes.push_back(m_gram->isExplicit()
+        notes.emplace_back(m_gram->isExplicit()
                 ? "fused passes: K is read once per inner step (K V, the W rule and K W)"
                 : "fused passes: X is read twice per inner step instead of four times");
     if (m_spectralFailure)
-        notes.push_back("the sparse eigensolver did not converge for L_Q");
+        notes.emplace_back("the sparse eigensolver did not converge for L_Q");
     return notes;
 }
 

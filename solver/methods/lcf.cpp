@@ -97,9 +97,9 @@ std::vector<std::string> Lcf::notes() const
 {
     std::vector<std::string> out = Cf::notes();
     if (m_normalizeEach)
-        out.push_back("normalize-each: V's columns are scaled to unit norm after every step (as "
-                      "LCF_Multi.m); this changes the objective, which is then not guaranteed "
-                      "to decrease");
+        out.emplace_back("normalize-each: V's columns are scaled to unit norm after every step (as "
+                         "LCF_Multi.m); this changes the objective, which is then not guaranteed "
+                         "to decrease");
     return out;
 }
 

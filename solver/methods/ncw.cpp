@@ -73,8 +73,9 @@ void Ncw::exportTo(Factorization& out) const
 std::vector<std::string> Ncw::notes() const
 {
     std::vector<std::string> out = m_inner->notes();
-    out.push_back("NCW: the method ran on X' = X Gamma^(1/2), Gamma = diag(K 1)^(-1); the "
-                  "objective shown is that of the weighted problem, the factors are mapped back");
+    out.emplace_back(
+        "NCW: the method ran on X' = X Gamma^(1/2), Gamma = diag(K 1)^(-1); the "
+        "objective shown is that of the weighted problem, the factors are mapped back");
     return out;
 }
 
