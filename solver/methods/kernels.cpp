@@ -63,8 +63,13 @@ Matrix polynomialKernel(MatrixCRef X, double degree, double offset)
             + number(degree)
             + " needs x_i^T x_j + offset >= 0 for every pair; use an "
               "integer degree or a larger offset");
-    if (degree != 1)
-        K = K.array().pow(Scalar(degree)).matrix();
+    // std::pow entry by entry, not Eigen's packet pow: GCC 12 warned -Wuninitialized inside the
+    // latter's AVX-512 intrinsics (a false positive), and glibc's pow is faster here (4000 x 4000,
+    // one core: degree 2 0.02 s against 0.42-0.49, degree 2.5 0.24 against 0.41).
+    if (degree != 1) {
+        const Scalar power = Scalar(degree);
+        K = K.unaryExpr([power](Scalar v) { return Scalar(std::pow(v, power)); });
+    }
     return K;
 }
 
