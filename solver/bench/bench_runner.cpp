@@ -7,6 +7,7 @@
 #include "experiment/labeled_subset.h"
 #include "experiment/run.h"
 #include "methods/baselines.h"
+#include "methods/constraint.h"
 #include "metrics/clustering_metrics.h"
 
 #include <sys/resource.h>
@@ -300,8 +301,7 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
                                        : fusesPasses(X, rank));
             row.fusedPasses = in.fusedPasses;
             if (method == "cnmf" || method == "ccf")
-                in.labelledSamples = Eigen::Index(std::count_if(params.knownLabels.begin(),
-                    params.knownLabels.end(), [](int label) { return label >= 0; }));
+                in.labelledClasses = ConstraintMatrix(params.knownLabels, X.cols()).classes();
             setRoofline(row, iterationCost(in), peaks);
         }
         row.peakMemoryBytes = casePeakMemory();

@@ -190,8 +190,8 @@ IterationCost iterationCost(const CostInputs& in)
     if (!hasCostModel(in.method))
         throw std::invalid_argument("no cost model for method '" + in.method + "'");
     if (in.m < 1 || in.n < 1 || in.k < 1 || in.scalarBytes < 1 || in.graphNonZeros < 0
-        || in.labelledSamples < 0 || in.labelledSamples > in.n)
-        throw std::invalid_argument("the cost model needs m, n, k >= 1 and 0 <= l <= n");
+        || in.labelledClasses < 0 || in.labelledClasses > in.n)
+        throw std::invalid_argument("the cost model needs m, n, k >= 1 and 0 <= c <= n");
     const double m = double(in.m), n = double(in.n), k = double(in.k);
     const double s = double(in.scalarBytes);
     const double nnz = double(in.graphNonZeros);
@@ -199,7 +199,7 @@ IterationCost iterationCost(const CostInputs& in)
         || in.method == "cnmf";
 
     if (in.method == "kmeans") {
-        if (in.fusedPasses || in.explicitKernel || in.labelledSamples > 0)
+        if (in.fusedPasses || in.explicitKernel || in.labelledClasses > 0)
             throw std::invalid_argument("k-means has no fused step, kernel or labels");
         if (!(in.kmeansFreshShare >= 0 && in.kmeansFreshShare <= 1)
             || !(in.kmeansUpdatesPerRound >= 0 && in.kmeansUpdatesPerRound <= n))
@@ -228,15 +228,15 @@ IterationCost iterationCost(const CostInputs& in)
         addGraphTerm(t, n, k, nnz, s, sparseBytes);
     if (in.method == "cnmf" || in.method == "ccf") {
         if (in.fusedPasses) {
-            // Cnmf::step, Ccf::step: the pass updates every row as if unlabelled, then
-            // ConstraintMatrix::finishFusedRule copies V's unlabelled rows into Z (2 n x k
-            // passes; the class rows and the labelled changes are O(lk + ck^2)) and
-            // addColumnsProduct adds X_L dV_L to X V: 2mlk, X's l labelled columns read once.
-            // (With a formed K there is no X V to correct.)
-            const double l = in.explicitKernel ? 0 : double(in.labelledSamples);
-            t.flops += 2 * m * l * k;
+            // Cnmf::step, Ccf::step: the pass updates every row as if unlabelled and leaves
+            // the labelled rows out of X V; ConstraintMatrix::finishFusedRule copies V's
+            // unlabelled rows into Z and Z's class rows into V (2 n x k passes; the class rows'
+            // rule is O(lk + ck^2)), and X V gains (class sums of X) Z_C: 2mck, the m x c sums
+            // read once. (With a formed K there is no X V.)
+            const double c = in.explicitKernel ? 0 : double(in.labelledClasses);
+            t.flops += 2 * m * c * k;
             t.nk += 2;
-            bigBytes += m * l * s;
+            bigBytes += m * c * s;
         } else {
             // Z has c + n - l <= n rows: A^T applied to the two parts of the V rule (2nk adds)
             // and V = A Z gathered again (methods/cnmf.cpp, ccf.cpp): 4 more n x k passes.

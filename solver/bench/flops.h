@@ -24,7 +24,9 @@ struct CostInputs {
     // times (CF), and CF forms W^T K W from X W (2mk^2) instead of W and K W (2nk^2); a formed K
     // is read once instead of twice.
     bool fusedPasses = false;
-    Eigen::Index labelledSamples = 0; // l, cnmf and ccf: their fused step's correction of X V
+    // c, cnmf and ccf: the classes with a labelled sample, whose part of X V their fused step
+    // adds as (class sums of X) Z_C
+    Eigen::Index labelledClasses = 0;
     // kmeans, per Lloyd round on average (KMeansResult): the share of rounds that summed every
     // point afresh, and the points whose move updated the sums in the others.
     double kmeansFreshShare = 1;

@@ -456,40 +456,6 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
     P = sumInThreadOrder(partial);
 }
 
-void addColumnsProduct(MatrixCRef X, const std::vector<Index>& columns, const Matrix& D, Matrix& P)
-{
-    const Index m = X.rows(), k = D.cols(), l = Index(columns.size());
-    if (D.rows() != l || P.rows() != m || P.cols() != k)
-        throw std::invalid_argument("addColumnsProduct: D must have a row per column, P m x k");
-    for (const Index column : columns)
-        if (column < 0 || column >= X.cols())
-            throw std::invalid_argument("addColumnsProduct: column " + std::to_string(column)
-                + " is outside X's " + std::to_string(X.cols()) + " columns");
-    if (l == 0 || k == 0)
-        return;
-    constexpr int kGather = 8;
-    const int threads = int(std::min<Index>(threadsFor(double(m) * double(l) * double(k)), l));
-    std::vector<Matrix> partial(std::size_t(threads), Matrix::Zero(m, k));
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = omp::threadNum();
-        const int count = omp::numThreads();
-        const Index c0 = l * t / count, c1 = l * (t + 1) / count;
-        Matrix G(m, kGather); // the group's columns of X, contiguous
-        Matrix Mt(k, kGather); // their rows of D, transposed
-        for (Index g = c0; g < c1; g += kGather) {
-            const Index width = std::min<Index>(kGather, c1 - g);
-            for (Index j = 0; j < width; ++j) {
-                const Index column = columns[std::size_t(g + j)];
-                G.col(j) = X.col(column);
-                Mt.col(j) = D.row(g + j).transpose();
-            }
-            columnRange<kGather>(G, Mt.data(), k, 0, width, partial[std::size_t(t)]);
-        }
-    }
-    P += sumInThreadOrder(partial);
-}
-
 template <class T>
 void dotProductBlock(const T* X, Index ldx, Index m, const T* M, Index ldm, Index k, Index count,
     T* Q, Index ldq, bool prefetch)

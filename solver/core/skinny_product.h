@@ -52,14 +52,6 @@ void setFusedPassesEnabled(bool enabled);
 void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V,
     const std::function<void(Eigen::Index first, Eigen::Index count)>& updateRows, Matrix& P);
 
-// P += X(:, columns) D: D has one row per listed column of X (any order, no repeats needed), k
-// columns; P m x k. For the label-constrained fused steps (CNMF, CCF), which correct P = X V for
-// the few labelled samples whose rows change after the pass. The listed columns are gathered in
-// groups of 8 and multiplied with the rank-update kernel; the result is the same for the same
-// thread count.
-void addColumnsProduct(
-    MatrixCRef X, const std::vector<Eigen::Index>& columns, const Matrix& D, Matrix& P);
-
 // Q(0..count, 0..k) = X(:, 0..count)^T M on the calling thread, in the register tiles of
 // multiplyTransposedSkinny, for float or double whatever the build's Scalar (k-means runs in
 // double in both builds). Column-major with leading dimensions: X m x count, M m x k, Q count x

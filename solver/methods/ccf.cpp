@@ -16,6 +16,8 @@ Ccf::Ccf(MatrixCRef X, std::shared_ptr<const Gram> gram, int rank,
     if (!m_A || m_A->rows() != X.cols())
         throw std::invalid_argument(
             "CCF needs a constraint matrix on the n = " + std::to_string(X.cols()) + " samples");
+    if (!m_gram->isExplicit())
+        m_classSums = m_A->classSums(m_gram->data());
 }
 
 void Ccf::initialize(Rng& rng)
@@ -61,13 +63,17 @@ UpdateTerms Ccf::updateTerms(int factor) const
 void Ccf::step()
 {
     if (fusesPasses()) {
-        // As Cnmf::step: CF's fused passes treat every sample as unlabelled in the V rule; the
-        // labelled classes then take the Z rule from the pass's K W, and X V is corrected for
-        // their rows.
-        fusedStep();
-        const Matrix delta = m_A->finishFusedRule(m_KW, m_WtKW, m_Z, m_V);
-        if (!m_gram->isExplicit()) // a formed K keeps no X V: the next pass starts from V
-            addColumnsProduct(m_gram->data(), m_A->labelledSamples(), delta, m_XV);
+        // As Cnmf::step: CF's fused passes treat every sample as unlabelled in the V rule and
+        // leave the labelled rows out of X V; the labelled classes then take the Z rule from the
+        // pass's K W, and X V gains their part, (class sums of X) Z_C. (A formed K keeps no X V:
+        // the next pass starts from V.)
+        const ConstraintMatrix& A = *m_A;
+        fusedStep([this, &A](Eigen::Index first, Eigen::Index count) {
+            A.clearLabelledRows(m_V, first, count);
+        });
+        A.finishFusedRule(m_KW, m_WtKW, m_Z, m_V);
+        if (!m_gram->isExplicit() && A.classes() > 0)
+            m_XV.noalias() += m_classSums * m_Z.topRows(A.classes());
         ++m_vVersion;
         return;
     }

@@ -44,6 +44,9 @@ private:
 
     std::shared_ptr<const ConstraintMatrix> m_A;
     Matrix m_Z;
+    // The implicit kernel's X A_L (m x c; empty with a formed K): the labelled samples' part of
+    // the fused step's X V is m_classSums Z_C.
+    Matrix m_classSums;
 };
 
 } // namespace facet

@@ -155,7 +155,7 @@ bool Cf::fusesPasses() const
 // formed K instead of two (methods/cf_fused.h), with this class's hooks for the W rule's scale
 // and inner matrix and the V rule's regularizer. The values are step()'s up to the rounding of
 // the products' summation order.
-void Cf::fusedStep()
+void Cf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& afterVRows)
 {
     Regularizer before;
     CfFusedRules rules;
@@ -169,6 +169,7 @@ void Cf::fusedStep()
         = [&](Eigen::Index first, Eigen::Index count, Matrix& numerator, Matrix& denominator) {
               addFusedVRegularizer(first, count, before, numerator, denominator);
           };
+    rules.afterVRows = afterVRows;
     fusedCfStep(*m_gram, { m_W, m_V, m_KW, m_WtKW, m_XW, m_XV, m_xProductsValid }, rules);
     ++m_vVersion;
 }

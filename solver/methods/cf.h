@@ -6,6 +6,7 @@
 #include "methods/initialization.h"
 #include "methods/kernel_split.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,7 +99,9 @@ protected:
     // X instead of four, or one over K instead of two (see fusedStep()). A subclass with other
     // rules either describes them through the hooks below (LCF) or returns false.
     virtual bool fusesPasses() const;
-    void fusedStep();
+    // `afterVRows`: as CfFusedRules::afterVRows (Ccf clears its labelled rows there).
+    void fusedStep(
+        const std::function<void(Eigen::Index first, Eigen::Index count)>& afterVRows = nullptr);
     // W <- W o (s K V) / ((K W) M): s and M for the fused W rule (CF: 1 and V^T V).
     virtual Scalar fusedKVScale() const { return 1; }
     virtual Matrix fusedWInner(const Matrix& VtV) const { return VtV; }

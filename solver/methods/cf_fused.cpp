@@ -46,6 +46,8 @@ void fusedCfStep(const Gram& gram, const CfFusedCaches& c, const CfFusedRules& r
             rules.addVRegularizer(first, count, numerator, denominator);
         V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
                 .max(kPositiveFloor);
+        if (rules.afterVRows)
+            rules.afterVRows(first, count);
     };
     if (formed) {
         updateV(0, c.V.rows());

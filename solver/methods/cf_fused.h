@@ -31,6 +31,9 @@ struct CfFusedRules {
     std::function<void(
         Eigen::Index first, Eigen::Index count, Matrix& numerator, Matrix& denominator)>
         addVRegularizer;
+    // If given, runs right after the V rule on rows first..first+count, before their share of
+    // X V is added (concurrently for disjoint ranges; with a formed K once, on all rows).
+    std::function<void(Eigen::Index first, Eigen::Index count)> afterVRows;
 };
 
 // The plain rules with K = X^T X implicit, in two passes over X instead of four. Both rules are

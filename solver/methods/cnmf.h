@@ -41,6 +41,7 @@ private:
 
     std::shared_ptr<const ConstraintMatrix> m_A;
     Matrix m_Z;
+    Matrix m_classSums; // X A_L (m x c): the labelled samples' part of X V is m_classSums Z_C
 };
 
 } // namespace facet

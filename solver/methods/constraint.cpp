@@ -73,8 +73,25 @@ Matrix ConstraintMatrix::leastSquares(const Matrix& V) const
     return m_diag.cwiseInverse().asDiagonal() * transposeTimes(V);
 }
 
-Matrix ConstraintMatrix::finishFusedRule(
-    const Matrix& G, const Matrix& H, Matrix& Z, Matrix& V) const
+Matrix ConstraintMatrix::classSums(MatrixCRef X) const
+{
+    if (X.cols() != rows())
+        throw std::invalid_argument("classSums: X has " + std::to_string(X.cols())
+            + " columns, the constraint " + std::to_string(rows()) + " samples");
+    Matrix S = Matrix::Zero(X.rows(), m_classes);
+    for (const Eigen::Index i : m_labelledSamples)
+        S.col(m_column[std::size_t(i)]) += X.col(i);
+    return S;
+}
+
+void ConstraintMatrix::clearLabelledRows(Matrix& V, Eigen::Index first, Eigen::Index count) const
+{
+    for (Eigen::Index i = first; i < first + count; ++i)
+        if (m_column[std::size_t(i)] < m_classes)
+            V.row(i).setZero();
+}
+
+void ConstraintMatrix::finishFusedRule(const Matrix& G, const Matrix& H, Matrix& Z, Matrix& V) const
 {
     const Eigen::Index n = rows(), k = V.cols(), c = m_classes;
     if (G.rows() != n || V.rows() != n || G.cols() != k || Z.rows() != cols() || Z.cols() != k
@@ -91,17 +108,13 @@ Matrix ConstraintMatrix::finishFusedRule(
                   .max(kPositiveFloor);
     }
     for (Eigen::Index j = 0; j < k; ++j)
-        for (Eigen::Index i = 0; i < n; ++i)
-            if (const Eigen::Index column = m_column[std::size_t(i)]; column >= c)
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const Eigen::Index column = m_column[std::size_t(i)];
+            if (column >= c)
                 Z(column, j) = V(i, j);
-    Matrix delta(m_labelled, k);
-    for (std::size_t t = 0; t < m_labelledSamples.size(); ++t) {
-        const Eigen::Index i = m_labelledSamples[t];
-        const Eigen::Index column = m_column[std::size_t(i)];
-        delta.row(Eigen::Index(t)) = Z.row(column) - V.row(i);
-        V.row(i) = Z.row(column);
-    }
-    return delta;
+            else
+                V(i, j) = Z(column, j);
+        }
 }
 
 } // namespace facet

@@ -34,18 +34,25 @@ public:
     // rows. Maps a start V (n x k) to Z.
     Matrix leastSquares(const Matrix& V) const;
 
-    // The labelled samples, in increasing order.
-    const std::vector<Eigen::Index>& labelledSamples() const { return m_labelledSamples; }
+    // S = X A_L (m x c): column j sums the columns of X whose samples are labelled with class
+    // j. The labelled samples' part of X V = X A Z is then S Z_C (Z_C: Z's c class rows), an
+    // m x c x k product instead of a pass over their l columns of X (the fused steps' X V).
+    Matrix classSums(MatrixCRef X) const;
+
+    // Sets V's labelled rows among first..first+count to 0: the row hook of a fused pass
+    // (transposedUpdateProduct), called concurrently for disjoint ranges, so that the pass's
+    // X V holds the unlabelled samples' part only.
+    void clearLabelledRows(Matrix& V, Eigen::Index first, Eigen::Index count) const;
 
     // The end of a fused step's Z rule (Cnmf::step, Ccf::step), after a pass over X that updated
-    // every row of V on its own, Z <- Z o (A^T G) / (A^T A Z H), as if each sample were
-    // unlabelled. That is already the rule for an unlabelled sample's row (its column of A holds
-    // one 1). The labelled classes take it here from their old rows of Z: row j gets
-    // Z_j o (sum over the class of G's rows) / (|j| Z_j H). Z's unlabelled rows are then copied
-    // from V, and V's labelled rows set to their class's row (V = A Z again). G: n x k (X^T U or
-    // K W), H: k x k (U^T U or W^T K W). Returns the change of V's labelled rows, one row per
-    // labelledSamples() entry, for the caller's X V.
-    Matrix finishFusedRule(const Matrix& G, const Matrix& H, Matrix& Z, Matrix& V) const;
+    // every unlabelled row of V on its own, Z <- Z o (A^T G) / (A^T A Z H): that is already the
+    // rule for an unlabelled sample's row (its column of A holds one 1). The labelled classes
+    // take it here from their old rows of Z: row j gets Z_j o (sum over the class of G's rows) /
+    // (|j| Z_j H). Z's unlabelled rows are then copied from V, and V's labelled rows (cleared
+    // by the pass, clearLabelledRows) set to their class's row, so V = A Z again. G: n x k
+    // (X^T U or K W), H: k x k (U^T U or W^T K W). The caller adds classSums(X) Z_C to the
+    // pass's X V.
+    void finishFusedRule(const Matrix& G, const Matrix& H, Matrix& Z, Matrix& V) const;
 
 private:
     std::vector<Eigen::Index> m_column; // n entries: the column of A holding sample i's 1

@@ -76,7 +76,7 @@ void Nmf::step()
 // since V's rule is row by row. X V is kept for the next step. The values are those of step() up to
 // the rounding of the products' summation order: V's rows are updated in blocks, V U^T U block by
 // block.
-void Nmf::fusedStep()
+void Nmf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& afterRows)
 {
     if (!m_xvValid)
         multiplySkinny(m_X, m_V, m_XV);
@@ -97,6 +97,8 @@ void Nmf::fusedStep()
             denominator += r.plus.middleRows(first, count);
         V = (V.array() * numerator.array() / denominator.array().max(kUpdateEps))
                 .max(kPositiveFloor);
+        if (afterRows)
+            afterRows(first, count);
     };
     transposedUpdateProduct(m_X, m_U, m_XtU, m_V, updateRows, m_XV);
     m_xvValid = true;

@@ -5,6 +5,7 @@
 #include "methods/initialization.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace facet {
 
@@ -46,7 +47,11 @@ protected:
     // X^T U and U^T U for the current U. `vChanged` = false only in the middle of a step, between
     // the U rule and the V rule, where V is what it was (its graph terms stay valid).
     void refreshCache(bool vChanged = true);
-    void fusedStep();
+    // The fused route of step(). `afterRows(first, count)`, if given, runs right after the V rule
+    // on those rows and before their share of X V is added (concurrently for disjoint ranges):
+    // Cnmf clears its labelled rows there.
+    void fusedStep(
+        const std::function<void(Eigen::Index first, Eigen::Index count)>& afterRows = nullptr);
 
     MatrixCRef m_X;
     int m_rank;

@@ -53,20 +53,21 @@ private slots:
         cf.fusedPasses = true;
         QCOMPARE(iterationCost(cf).flops, 528.0 + 24 - 40);
         QCOMPARE(iterationCost(cf).bytes, (30.0 + 28 * 10 + 4 * 6) * 8);
-        // CNMF reads X once like NMF, plus the labelled columns (l = 2 of m = 3 values each) for
-        // the correction X_L dV_L: 2mlk = 24 flops; its finish copies V into Z (2 n x k passes).
+        // CNMF reads X once like NMF; the labelled samples' part of X V is added from the class
+        // sums of X (c = 1 class: m c = 3 values read, 2mck = 12 flops), and its finish copies
+        // between V and Z (2 n x k passes).
         CostInputs cnmf { "cnmf", 3, 5, 2, false, 0, 8 };
         cnmf.fusedPasses = true;
-        cnmf.labelledSamples = 2;
-        QCOMPARE(iterationCost(cnmf).flops, 364.0 + 24);
-        QCOMPARE(iterationCost(cnmf).bytes, (15.0 + 6 + 18 * 10 + 12 * 6) * 8);
+        cnmf.labelledClasses = 1;
+        QCOMPARE(iterationCost(cnmf).flops, 364.0 + 12);
+        QCOMPARE(iterationCost(cnmf).bytes, (15.0 + 3 + 18 * 10 + 12 * 6) * 8);
         CostInputs ccf { "ccf", 3, 5, 2, false, 0, 8 };
         ccf.fusedPasses = true;
-        ccf.labelledSamples = 2;
-        QCOMPARE(iterationCost(ccf).flops, 528.0 + 24 - 40 + 24);
-        QCOMPARE(iterationCost(ccf).bytes, (30.0 + 6 + 30 * 10 + 4 * 6) * 8);
-        // More labelled samples than samples are refused.
-        ccf.labelledSamples = 6;
+        ccf.labelledClasses = 1;
+        QCOMPARE(iterationCost(ccf).flops, 528.0 + 24 - 40 + 12);
+        QCOMPARE(iterationCost(ccf).bytes, (30.0 + 3 + 30 * 10 + 4 * 6) * 8);
+        // More classes than samples are refused.
+        ccf.labelledClasses = 6;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iterationCost(ccf));
         // A formed K (5 x 5) is read once instead of twice; the flops stay those of the plain
         // rules (K W V^T V and W^T K W from K W), and CCF has no X V to correct.
@@ -76,9 +77,9 @@ private slots:
         QCOMPARE(iterationCost(formed).flops, twoPasses.flops);
         QCOMPARE(twoPasses.bytes - iterationCost(formed).bytes, 25.0 * 8);
         formed.method = "ccf";
-        formed.labelledSamples = 2;
+        formed.labelledClasses = 2;
         const double ccfFormed = iterationCost(formed).flops;
-        formed.labelledSamples = 0;
+        formed.labelledClasses = 0;
         QCOMPARE(iterationCost(formed).flops, ccfFormed);
         // The NMF family has no formed kernel.
         CostInputs nmfFormed { "nmf", 6, 5, 2, true, 0, 8 };

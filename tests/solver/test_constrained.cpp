@@ -103,6 +103,18 @@ void TestConstrained::constraintMatrixMatchesDense()
     QVERIFY(A.gramDiagonal() == (dense.transpose() * dense).diagonal());
     const Matrix ls = (dense.transpose() * dense).inverse() * dense.transpose() * M;
     QVERIFY((A.leastSquares(M) - ls).norm() < 1e-14);
+    // The fused steps' pieces: X A restricted to the class columns, and V's labelled rows
+    // cleared inside a row range only.
+    const Matrix X = rng.uniformMatrix(4, 8);
+    QVERIFY((A.classSums(X) - X * dense.leftCols(2)).norm() < 1e-14);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, A.classSums(rng.uniformMatrix(4, 7)));
+    Matrix V = M;
+    A.clearLabelledRows(V, 1, 5); // rows 1..5: 2, 3 and 5 are labelled; 0 and 6 are, outside
+    for (int i = 0; i < 8; ++i) {
+        const Matrix expected
+            = (i == 2 || i == 3 || i == 5) ? Matrix(Matrix::Zero(1, 3)) : Matrix(M.row(i));
+        QVERIFY(V.row(i) == expected);
+    }
 
     const ConstraintMatrix identity({}, 6);
     QVERIFY(identity.isIdentity());
