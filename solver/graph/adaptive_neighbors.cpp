@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/adaptive_neighbors.h"
 
+#include "core/openmp.h"
 #include "core/update.h"
 
 #include <algorithm>
@@ -16,31 +17,93 @@ namespace {
 using Index = Eigen::Index;
 using Candidate = std::pair<Scalar, Index>; // (squared distance, sample index)
 
-// At most this many screening distances (32 MB in double) are held at once.
-constexpr Index kBlockEntries = Index(1) << 22;
-constexpr Index kMaxQueryBlock = 256;
+// The search's tiles: kTile x kTile screening distances (512 KiB in double) of two blocks of
+// samples, one tile per thread at a time.
+constexpr Index kTile = 256;
+// A query's candidates are cut back to its threshold once it holds this many beyond the
+// neighbour count (then at twice what a cut left), and ranked exactly at once when a cut leaves
+// more than kListCap (near-ties: many samples at about the same distance, e.g. duplicates), so
+// no list outgrows count + 2 kListCap entries.
+constexpr std::size_t kListSlack = 32;
+constexpr std::size_t kListCap = 256;
 
-// The exact neighbours of sample i from its column of screening distances `approx` (n).
-// Every j whose expanded distance lies within 2 slack of the count-th smallest can be among the
-// true count nearest; those are ranked again by the distance formed from the difference.
-void selectNeighbors(MatrixCRef X, Index i, const Scalar* approx, Scalar slack, int count,
-    std::vector<Candidate>& list, NeighborTable& out)
-{
-    const Index n = X.cols();
-    list.clear();
-    for (Index j = 0; j < n; ++j)
-        if (j != i)
-            list.emplace_back(approx[j], j);
-    std::nth_element(list.begin(), list.begin() + (count - 1), list.end());
-    const Scalar limit = list[std::size_t(count - 1)].first + 2 * slack;
-    std::erase_if(list, [limit](const Candidate& c) { return c.first > limit; });
-    for (Candidate& c : list)
-        c.first = (X.col(i) - X.col(c.second)).squaredNorm();
-    std::partial_sort(list.begin(), list.begin() + count, list.end());
-    for (int h = 0; h < count; ++h) {
-        out.index(h, i) = list[std::size_t(h)].second;
-        out.squaredDistance(h, i) = list[std::size_t(h)].first;
+struct Search {
+    MatrixCRef X;
+    std::size_t count;
+    const Vector& slack; // per sample: twice it bounds the rounding of a screening distance
+};
+
+// One query's candidates for its `count` nearest. `entries`: every offered (screening distance,
+// index) within `limit`, the count-th smallest screening distance among the entries at some cut
+// plus twice the query's slack (infinite before). The limit only falls as candidates arrive and
+// never below the final one over all n - 1 others, so every true neighbour stays (its screening
+// distance is within 2 slack of the count-th smallest). `ranked`: at most `count` candidates by
+// (exact distance, index), the best of those already ranked exactly; a candidate they beat
+// cannot be among the final count either.
+struct CandidateList {
+    std::vector<Candidate> entries;
+    std::vector<Candidate> ranked;
+    Scalar limit = std::numeric_limits<Scalar>::infinity();
+    std::size_t cutAt = 0;
+
+    void offer(const Search& s, Index i, Scalar distance, Index j)
+    {
+        if (distance > limit)
+            return;
+        entries.emplace_back(distance, j);
+        if (entries.size() >= std::max(cutAt, s.count + kListSlack))
+            cut(s, i);
     }
+    void cut(const Search& s, Index i)
+    {
+        if (entries.size() >= s.count) {
+            const auto kth = entries.begin() + std::ptrdiff_t(s.count - 1);
+            std::nth_element(entries.begin(), kth, entries.end());
+            limit = std::min(limit, kth->first + 2 * s.slack(i));
+            const Scalar keep = limit;
+            std::erase_if(entries, [keep](const Candidate& c) { return c.first > keep; });
+        }
+        if (entries.size() > kListCap)
+            rank(s, i);
+        cutAt = 2 * entries.size();
+    }
+    // The entries' exact distances |x_i - x_j|^2 from the difference, into `ranked`.
+    void rank(const Search& s, Index i)
+    {
+        for (const Candidate& c : entries)
+            ranked.emplace_back((s.X.col(i) - s.X.col(c.second)).squaredNorm(), c.second);
+        entries.clear();
+        trimRanked(s.count);
+    }
+    void trimRanked(std::size_t count)
+    {
+        if (ranked.size() <= count)
+            return;
+        std::partial_sort(ranked.begin(), ranked.begin() + std::ptrdiff_t(count), ranked.end());
+        ranked.resize(count);
+    }
+    void merge(const Search& s, Index i, const CandidateList& other)
+    {
+        limit = std::min(limit, other.limit);
+        for (const Candidate& c : other.entries)
+            offer(s, i, c.first, c.second);
+        ranked.insert(ranked.end(), other.ranked.begin(), other.ranked.end());
+        trimRanked(s.count);
+    }
+};
+
+// Sample i's exact neighbours: its remaining candidates ranked by the exact distance, merged
+// with those ranked before, ties by index.
+void selectNeighbors(const Search& s, Index i, CandidateList& list, NeighborTable& out)
+{
+    list.cut(s, i);
+    list.rank(s, i);
+    std::sort(list.ranked.begin(), list.ranked.end());
+    for (std::size_t h = 0; h < s.count; ++h) {
+        out.index(Index(h), i) = list.ranked[h].second;
+        out.squaredDistance(Index(h), i) = list.ranked[h].first;
+    }
+    list = CandidateList {};
 }
 
 } // namespace
@@ -59,23 +122,59 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count)
     const Scalar maxNorm2 = norm2.maxCoeff();
     // Rounding bound of an m-term dot product, doubled for the two norms and the exact form.
     const Scalar errorScale = Scalar(2 * X.rows() + 8) * std::numeric_limits<Scalar>::epsilon();
-    const Index block = std::clamp(kBlockEntries / n, Index(1), kMaxQueryBlock);
-    Matrix D; // n x queries: column q holds the screening distances of sample q0 + q
-    for (Index q0 = 0; q0 < n; q0 += block) {
-        const Index queries = std::min(block, n - q0);
-        D.noalias() = X.transpose() * X.middleCols(q0, queries);
-        D = ((-2 * D).colwise() + norm2).rowwise() + norm2.segment(q0, queries).transpose();
-#pragma omp parallel
+    const Vector slack = (errorScale * (norm2.array() + maxNorm2)).matrix();
+    const Search search { X, std::size_t(count), slack };
+    // The screening distance of a pair is the same for both of its samples, so each pair's dot
+    // product is formed once: tile (I, J), J >= I, of the blocks of kTile samples gives the
+    // candidates of I's samples (from J) and of J's (from I). Row of tiles I after row: its
+    // tiles in parallel, each thread with its own lists for I's samples (merged after the row),
+    // while J's lists belong to the one thread that has tile (I, J). Until 24 November every
+    // block of queries formed its distances to all n samples: twice the multiply-adds, and each
+    // query sorted through a list of all n (issue 7).
+    // The result does not depend on the tiles or the threads: every true neighbour survives
+    // (CandidateList), and the exact ranking by (distance, index) decides.
+    const Index blocks = (n + kTile - 1) / kTile;
+    std::vector<CandidateList> lists(static_cast<std::size_t>(n));
+    const int threads = omp::maxThreads();
+    std::vector<std::vector<CandidateList>> own(static_cast<std::size_t>(threads));
+    for (Index I = 0; I < blocks; ++I) {
+        const Index i0 = I * kTile, rowsI = std::min(kTile, n - i0);
+        for (std::vector<CandidateList>& mine : own)
+            mine.clear(); // a thread the team may lack leaves nothing behind
+#pragma omp parallel num_threads(threads)
         {
-            std::vector<Candidate> list;
-#pragma omp for schedule(static)
-            for (Index q = 0; q < queries; ++q) {
-                const Index i = q0 + q;
-                const Scalar slack = errorScale * (norm2(i) + maxNorm2);
-                selectNeighbors(X, i, D.col(q).data(), slack, count, list, table);
+            std::vector<CandidateList>& mine = own[std::size_t(omp::threadNum())];
+            mine.assign(std::size_t(rowsI), CandidateList {});
+            Matrix T; // X_I^T X_J
+#pragma omp for schedule(dynamic, 1)
+            for (Index J = I; J < blocks; ++J) {
+                const Index j0 = J * kTile, colsJ = std::min(kTile, n - j0);
+                T.noalias() = X.middleCols(i0, rowsI).transpose() * X.middleCols(j0, colsJ);
+                for (Index b = 0; b < colsJ; ++b) {
+                    const Index j = j0 + b;
+                    CandidateList& other = lists[std::size_t(j)];
+                    for (Index a = 0; a < rowsI; ++a) {
+                        const Index i = i0 + a;
+                        if (i == j)
+                            continue;
+                        const Scalar d = norm2(i) - 2 * T(a, b) + norm2(j);
+                        mine[std::size_t(a)].offer(search, i, d, j);
+                        // The diagonal tile holds both (i, j) and (j, i) already.
+                        if (J != I)
+                            other.offer(search, j, d, i);
+                    }
+                }
             }
         }
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (Index a = 0; a < rowsI; ++a)
+            for (const std::vector<CandidateList>& mine : own)
+                if (!mine.empty())
+                    lists[std::size_t(i0 + a)].merge(search, i0 + a, mine[std::size_t(a)]);
     }
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (Index i = 0; i < n; ++i)
+        selectNeighbors(search, i, lists[std::size_t(i)], table);
     return table;
 }
 

@@ -8,10 +8,11 @@ namespace facet {
 
 // The `count` nearest neighbours of every column of X (m x n) by squared Euclidean distance,
 // self excluded, ordered by (distance, index); 1 <= count <= n - 1. Exact: distances are
-// screened block by block with d2(i, j) = |x_i|^2 - 2 x_i^T x_j + |x_j|^2 (GEMMs, at most
-// ~4M distances held at once, never n x n), and every candidate within the rounding bound of
-// the count-th smallest is re-ranked by |x_i - x_j|^2 formed from the difference, so the result
-// is that of a brute-force search even with duplicate samples. Shapes: count x n.
+// screened tile by tile with d2(i, j) = |x_i|^2 - 2 x_i^T x_j + |x_j|^2 (a GEMM per 256 x 256
+// tile, each pair's once: never n x n; each sample keeps only the candidates under its running
+// threshold), and every candidate within the rounding bound of the count-th smallest is
+// re-ranked by |x_i - x_j|^2 formed from the difference, so the result is that of a brute-force
+// search even with duplicate samples, on any number of threads. Shapes: count x n.
 struct NeighborTable {
     Eigen::Matrix<Eigen::Index, Eigen::Dynamic, Eigen::Dynamic> index; // column i: i's neighbours
     Matrix squaredDistance; // column i: |x_i - x_j|^2 of those neighbours, non-decreasing

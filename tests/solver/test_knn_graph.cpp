@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The kNN graph (METHODS.md 1.3) against a brute-force O(n^2) search, its invariants, the default
 // heat width, and the SemiGNMF label constraints (2.3).
+#include "core/openmp.h"
 #include "core/random.h"
+#include "graph/adaptive_neighbors.h"
 #include "graph/knn_graph.h"
 
 #include <QtTest>
@@ -114,6 +116,7 @@ private slots:
     void matchesBruteForce_data();
     void matchesBruteForce();
     void blockedSearchAcrossBlocks();
+    void tiesAcrossTilesAndThreads();
     void defaultHeatWidth();
     void sampledMeanDistance();
     void refusesBadOptions();
@@ -178,6 +181,48 @@ void TestKnnGraph::blockedSearchAcrossBlocks()
     const Graph graph = buildKnnGraph(X, o);
     verifyInvariants(graph);
     QVERIFY(densify(graph).edge == referenceGraph(X, 6, GraphWeight::Binary, 1).edge);
+}
+
+void TestKnnGraph::tiesAcrossTilesAndThreads()
+{
+    // The tiled search keeps per-sample candidate lists: 607 copies of one sample (more near-ties
+    // than a list holds before it ranks them exactly) spread over 5 tiles of 256, 300 others at
+    // a few distinct points, and a second cluster of 60 copies. Against a brute-force ranking
+    // by (distance, index), the same neighbours in the same order, on 1 and on 2 threads.
+    Rng rng(11);
+    Matrix X = rng.uniformMatrix(5, 1300);
+    for (Index j = 0; j < 1300; j += 13)
+        if (j != 0)
+            X.col(j) = X.col(0);
+    for (Index j = 1; j < 1300; ++j)
+        if (j % 13 != 0 && j % 2 == 0 && j < 1100)
+            X.col(j) = X.col(0);
+    for (Index j = 1; j < 60; ++j)
+        X.col(1299 - 2 * j) = X.col(1299);
+    const int count = 7;
+    const Index n = X.cols();
+    Eigen::Matrix<Index, Eigen::Dynamic, Eigen::Dynamic> wantIndex(count, n);
+    Matrix wantDistance(count, n);
+    for (Index i = 0; i < n; ++i) {
+        std::vector<std::pair<Scalar, Index>> all;
+        for (Index j = 0; j < n; ++j)
+            if (j != i)
+                all.emplace_back((X.col(i) - X.col(j)).squaredNorm(), j);
+        std::sort(all.begin(), all.end());
+        for (int h = 0; h < count; ++h) {
+            wantIndex(h, i) = all[std::size_t(h)].second;
+            wantDistance(h, i) = all[std::size_t(h)].first;
+        }
+    }
+    const int threads = omp::maxThreads();
+    for (const int t : { 1, 2 }) {
+        omp::setThreads(t);
+        const NeighborTable got = nearestNeighborTable(X, count);
+        omp::setThreads(threads);
+        QVERIFY(got.index == wantIndex);
+        // (Eigen may sum a 5-entry difference in another order for another operand type.)
+        QVERIFY((got.squaredDistance - wantDistance).cwiseAbs().maxCoeff() <= 1e-14);
+    }
 }
 
 void TestKnnGraph::defaultHeatWidth()
