@@ -315,7 +315,7 @@ QString usageText(Command command)
                "  --weight MODE        graph weights: binary (default), heat or cosine\n"
                "  --heat-t T           heat kernel width (default: mean pairwise distance)\n"
                "  --knn MODE           kNN search: exact, approx (HNSW) or auto (approx from "
-               "20000 samples)\n"
+               "50000 samples)\n"
                "  --beta B, --mu M     cf-ogl: initial beta (0.1) and mu (1)\n"
                "  --outer-iterations N cf-ogl outer iterations (30; the driver's iterations)\n"
                "  --inner-steps N      cf-ogl multiplicative steps per outer iteration (10)\n"

@@ -10,14 +10,16 @@
 
 namespace facet {
 
-// How the neighbours of the kNN graph are found. Exact is a brute-force search in blocked GEMMs,
-// O(n^2 m): about 2 minutes at n = 70,000, m = 1024 on 2 cores. Approximate is an HNSW index
-// (graph/hnsw_search.h), O(n log n) distance evaluations, with a recall that
-// `facet-cli bench --knn-recall` measures against the exact graph. Auto is exact below
-// kApproximateKnnThreshold samples, where the exact search takes seconds, and approximate from
-// there on.
+// How the neighbours of the kNN graph are found. Exact is a brute-force search in tiled GEMMs,
+// O(n^2 m / 2): on the 2-core Intel host of bench/RESULTS.md section 16, 5 s at n = 20,000,
+// m = 784 and 70 s at n = 70,000, m = 1024. Approximate is an HNSW index (graph/hnsw_search.h),
+// O(n log n) distance evaluations: 8 s and 61 s there, with a recall that `facet-cli bench
+// --knn-recall` measures against the exact graph (0.9998 and 0.9967). Auto is exact below
+// kApproximateKnnThreshold samples, where the exact search is the faster or about as fast, and
+// approximate from there on. (The threshold was 20,000 while the exact search formed each
+// distance twice: 17 s and 372 s.)
 enum class KnnSearch { Auto, Exact, Approximate };
-inline constexpr Eigen::Index kApproximateKnnThreshold = 20000;
+inline constexpr Eigen::Index kApproximateKnnThreshold = 50000;
 
 // Whether `search` on n samples runs the approximate search.
 constexpr bool usesApproximateSearch(KnnSearch search, Eigen::Index n)

@@ -29,7 +29,7 @@ struct MethodOptions {
     int p = 5;
     GraphWeight weight = GraphWeight::Binary;
     std::optional<double> heatT; // unset: mean pairwise distance over <= 3000 sampled points
-    KnnSearch knnSearch = KnnSearch::Auto; // exact below 20,000 samples, HNSW from there on
+    KnnSearch knnSearch = KnnSearch::Auto; // exact below 50,000 samples, HNSW from there on
     // CF_OGL (section 3)
     double beta = 0.1;
     double mu = 1.0;
