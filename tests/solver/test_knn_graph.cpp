@@ -53,6 +53,17 @@ DenseGraph densify(const Graph& graph)
     return d;
 }
 
+// Every other sample by (distance from x_i, index), the distance from the difference.
+std::vector<std::pair<Scalar, Index>> othersByDistance(const Matrix& X, Index i)
+{
+    std::vector<std::pair<Scalar, Index>> all;
+    for (Index j = 0; j < X.cols(); ++j)
+        if (j != i)
+            all.emplace_back((X.col(i) - X.col(j)).squaredNorm(), j);
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
 // Brute force: every distance from the difference, neighbours by (distance, index).
 DenseGraph referenceGraph(const Matrix& X, int p, GraphWeight weight, double t)
 {
@@ -60,11 +71,7 @@ DenseGraph referenceGraph(const Matrix& X, int p, GraphWeight weight, double t)
     DenseGraph d { Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>::Constant(n, n, false),
         Matrix::Zero(n, n) };
     for (Index i = 0; i < n; ++i) {
-        std::vector<std::pair<Scalar, Index>> all;
-        for (Index j = 0; j < n; ++j)
-            if (j != i)
-                all.emplace_back((X.col(i) - X.col(j)).squaredNorm(), j);
-        std::sort(all.begin(), all.end());
+        const std::vector<std::pair<Scalar, Index>> all = othersByDistance(X, i);
         for (int h = 0; h < p; ++h) {
             d.edge(i, all[std::size_t(h)].second) = true;
             d.edge(all[std::size_t(h)].second, i) = true;
@@ -204,11 +211,7 @@ void TestKnnGraph::tiesAcrossTilesAndThreads()
     Eigen::Matrix<Index, Eigen::Dynamic, Eigen::Dynamic> wantIndex(count, n);
     Matrix wantDistance(count, n);
     for (Index i = 0; i < n; ++i) {
-        std::vector<std::pair<Scalar, Index>> all;
-        for (Index j = 0; j < n; ++j)
-            if (j != i)
-                all.emplace_back((X.col(i) - X.col(j)).squaredNorm(), j);
-        std::sort(all.begin(), all.end());
+        const std::vector<std::pair<Scalar, Index>> all = othersByDistance(X, i);
         for (int h = 0; h < count; ++h) {
             wantIndex(h, i) = all[std::size_t(h)].second;
             wantDistance(h, i) = all[std::size_t(h)].first;
