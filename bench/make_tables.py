@@ -207,11 +207,14 @@ def main():
               f"| {r['ratio']:.2f}x |")
 
     heading(f"6", f"kNN graph: exact against HNSW ({stamp('recall')})\n")
-    print("| dataset | n | exact (s) | HNSW (s) | recall |")
-    print("|---|---:|---:|---:|---:|")
+    print("| dataset | n | exact (s) | HNSW (s) | recall | exact peak MiB | HNSW peak MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for r in recall["knn_recall"]:
+        # The peaks were recorded from 24 November on; older files print "-".
+        peaks = [f"{r[k] / 2**20:.0f}" if r.get(k) else "-"
+                 for k in ("exact_peak_bytes", "approximate_peak_bytes")]
         print(f"| {r['dataset']} | {r['n']} | {r['exact_seconds']:.2f} | {r['approximate_seconds']:.2f} "
-              f"| {r['recall']:.4f} |")
+              f"| {r['recall']:.4f} | {peaks[0]} | {peaks[1]} |")
     row = lccf70k["rows"][0]
     c = when["lccf70k"]
     print(f"\n**LCCF at n = 70,000** ({row['dataset']}, rank {row['rank']}, {row['iterations']} "

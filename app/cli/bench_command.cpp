@@ -255,10 +255,15 @@ int runBench(const CliOptions& options, QTextStream& out, QTextStream& err)
             // On the data LCCF's graph is built from: unit-norm samples (idempotent when the CF
             // pass already normalized X).
             normalizeColumns(input->X);
-            const KnnRecall recall = measureKnnRecall(input->X, MethodOptions {}.p, b.run.seed);
+            const KnnRecall recall = measureKnnRecall(input->X, MethodOptions {}.p, b.run.seed,
+                hooks.resetPeakMemory, hooks.peakMemoryBytes);
+            const auto mib
+                = [](double bytes) { return QString::number(bytes / 1048576.0, 'f', 0); };
             out << "kNN " << input->name << " (n = " << recall.n << ", p = " << recall.p
-                << "): exact " << QString::number(recall.exactSeconds, 'f', 2) << " s, HNSW "
-                << QString::number(recall.approximateSeconds, 'f', 2) << " s, recall "
+                << "): exact " << QString::number(recall.exactSeconds, 'f', 2) << " s (peak "
+                << mib(recall.exactPeakBytes) << " MiB), HNSW "
+                << QString::number(recall.approximateSeconds, 'f', 2) << " s (peak "
+                << mib(recall.approximatePeakBytes) << " MiB), recall "
                 << QString::number(recall.recall, 'f', 4) << '\n';
             out.flush();
             recalls.append(knnRecallJson(input->name, recall));

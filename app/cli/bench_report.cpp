@@ -307,7 +307,8 @@ QJsonObject knnRecallJson(const QString& dataset, const KnnRecall& r)
 {
     return { { u"dataset"_s, dataset }, { u"n"_s, qint64(r.n) }, { u"p"_s, r.p },
         { u"exact_seconds"_s, r.exactSeconds }, { u"approximate_seconds"_s, r.approximateSeconds },
-        { u"recall"_s, r.recall } };
+        { u"recall"_s, r.recall }, { u"exact_peak_bytes"_s, r.exactPeakBytes },
+        { u"approximate_peak_bytes"_s, r.approximatePeakBytes } };
 }
 
 QString loadAverage()

@@ -288,6 +288,9 @@ private slots:
         const QJsonArray recall = readJson(dir.filePath(u"r.json"_s))[u"knn_recall"_s].toArray();
         QCOMPARE(recall.size(), 1);
         QVERIFY(recall[0][u"recall"_s].toDouble() >= 0.9);
+        // Each search's own peak: at least the 300 x 16 set it searched, at most the process.
+        for (const QString& key : { u"exact_peak_bytes"_s, u"approximate_peak_bytes"_s })
+            QVERIFY2(recall[0][key].toDouble() >= 300 * 16 * 8, qPrintable(key));
     }
 };
 
