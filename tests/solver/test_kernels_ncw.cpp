@@ -3,6 +3,7 @@
 // the NCW mapping against a hand-made weighted run, LCCF's weighted graph, refusals.
 #include "core/driver.h"
 #include "core/gram.h"
+#include "core/openmp.h"
 #include "graph/knn_graph.h"
 #include "methods/cf.h"
 #include "methods/cf_family.h"
@@ -83,6 +84,33 @@ void TestKernelsNcw::kernelMatrices()
     QVERIFY(P == P.transpose());
     QVERIFY(G == G.transpose());
     QVERIFY(polynomialKernel(X, 1.5, 0).allFinite()); // non-integer degree, K >= 0
+
+    // 600 samples: 3 x 3 tiles of the inner products (6 formed, 3 mirrored), on 1 and 2
+    // threads, against the definitions and exactly symmetric.
+    const Matrix Y = plantedProduct(9, 600, 3, 0.1, 4);
+    const int threads = omp::maxThreads();
+    std::vector<Matrix> polynomial, gaussian;
+    for (const int t : { 1, 2 }) {
+        omp::setThreads(t);
+        polynomial.push_back(polynomialKernel(Y, 2, 1));
+        gaussian.push_back(gaussianKernel(Y, 1.3));
+        omp::setThreads(threads);
+    }
+    QVERIFY(polynomial[0] == polynomial[1]);
+    QVERIFY(gaussian[0] == gaussian[1]);
+    QVERIFY(polynomial[0] == polynomial[0].transpose());
+    QVERIFY(gaussian[0] == gaussian[0].transpose());
+    double worstP = 0, worstG = 0;
+    for (Eigen::Index i = 0; i < 600; ++i)
+        for (Eigen::Index j = 0; j < 600; ++j) {
+            const double p = std::pow(double(Y.col(i).dot(Y.col(j))) + 1, 2);
+            const double g
+                = std::exp(-double((Y.col(i) - Y.col(j)).squaredNorm()) / (2 * 1.3 * 1.3));
+            worstP = std::max(worstP, std::abs(polynomial[0](i, j) - p) / p);
+            worstG = std::max(worstG, std::abs(gaussian[0](i, j) - g));
+        }
+    QVERIFY2(worstP < 1e-12, qPrintable(QString::number(worstP)));
+    QVERIFY2(worstG < 1e-12, qPrintable(QString::number(worstG)));
 }
 
 void TestKernelsNcw::defaultSigma()
