@@ -22,7 +22,8 @@ namespace facet {
 // split and summation order), so a seed still reproduces its factors.
 inline constexpr Eigen::Index kSkinnyMaxRank = 64;
 
-// out = X M: X m x n, M n x k, out m x k.
+// out = X M: X m x n, M n x k, out m x k. out is written before X is read through: it must not
+// share X's or M's storage (neither must multiplyTransposedSkinny's).
 void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 
 // out = X^T M: X m x n, M m x k, out n x k.

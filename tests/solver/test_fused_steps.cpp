@@ -63,6 +63,9 @@ private slots:
         QTest::newRow("two threads at work, k = 41") << 150 << 997 << 41 << 2;
         // A block of 40 columns past 1 MiB: the fused pass keeps rankUpdate's row chunks.
         QTest::newRow("long columns") << 4000 << 130 << 10 << 2;
+        // X under 1 MiB with work for two threads: multiplySkinny's whole-X stripUpdate route
+        // splits the columns as the fused pass does.
+        QTest::newRow("short X, two threads") << 2048 << 60 << 25 << 2;
     }
     void kernelMatchesDefinition()
     {

@@ -24,6 +24,8 @@ private slots:
         QTest::newRow("one thread") << 101 << 903 << 1;
         QTest::newRow("tall") << 1030 << 300 << 2;
         QTest::newRow("few columns") << 3000 << 9 << 2;
+        // Under 1 MiB of X (stripUpdate's whole-X route), with enough work for two threads.
+        QTest::newRow("short X, two threads") << 2048 << 60 << 2;
         QTest::newRow("tiny (Eigen)") << 5 << 7 << 2;
         // X of 17 MB in double: X^T M prefetches the next tile's columns (kPrefetchBytes).
         QTest::newRow("beyond the caches") << 1030 << 2101 << 2;
