@@ -61,6 +61,40 @@ private slots:
         Eigen::setNbThreads(saved);
     }
 
+    void transposedSameBitsOnAnyThreads_data()
+    {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("k");
+        // U^T U and V^T V of the small sets (two threads from 2^17 multiply-adds), and X^T U
+        // past the caches.
+        QTest::newRow("U^T U, rank 40") << 1024 << 40 << 40;
+        QTest::newRow("V^T V, rank 40") << 400 << 40 << 40;
+        QTest::newRow("U^T U, rank 15") << 1024 << 15 << 15;
+        QTest::newRow("X^T U") << 1030 << 2101 << 10;
+    }
+    void transposedSameBitsOnAnyThreads()
+    {
+        // Each entry of X^T M is one dot product, whichever thread computes it: the same bits on
+        // one and on two threads, so the threads it takes do not change a seeded run.
+        QFETCH(int, m);
+        QFETCH(int, n);
+        QFETCH(int, k);
+        Rng rng(11);
+        const Matrix X = rng.uniformMatrix(m, n);
+        const Matrix M = rng.uniformMatrix(m, k);
+        const int saved = Eigen::nbThreads();
+        Matrix one, two;
+        Eigen::setNbThreads(1);
+        multiplyTransposedSkinny(X, M, one);
+        Eigen::setNbThreads(2);
+        multiplyTransposedSkinny(X, M, two);
+        Eigen::setNbThreads(saved);
+        QVERIFY(one == two);
+        const Matrix reference = X.transpose() * M;
+        QVERIFY((one - reference).norm() <= 64 * std::numeric_limits<Scalar>::epsilon() * reference.norm());
+    }
+
     void stridedView()
     {
         // Gram keeps X as a view with an outer stride (a block of a larger matrix).
