@@ -383,12 +383,13 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
             columnRange<8>(X, Mt.data(), k, 0, n, out);
         return;
     }
-    std::vector<Matrix> partial(std::size_t(threads), Matrix::Zero(m, k));
+    std::vector<Matrix> partial(static_cast<std::size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
         const int t = omp::threadNum();
         const int count = omp::numThreads();
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
+        partial[std::size_t(t)].setZero(m, k); // by its own thread, into its own cache
         if (shortX)
             blockUpdate(X, Mt.data() + j0 * k, k, j0, j1, partial[std::size_t(t)]);
         else
@@ -451,12 +452,15 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
     constexpr Index kStep = 40;
     const Index block = std::max(kStep, (Index(32768) / std::max<Index>(m, 1)) / kStep * kStep);
     const int threads = int(std::min<Index>(threadsFor(double(m) * double(n) * double(k)), n));
-    std::vector<Matrix> partial(std::size_t(threads), Matrix::Zero(m, k));
+    // Each thread zeroes its own partial, in parallel and into its own cache (zeroed before the
+    // region, on one thread, they took 0.05 ms of ORL's 1.0 ms pass).
+    std::vector<Matrix> partial(static_cast<std::size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
         const int t = omp::threadNum();
         const int count = omp::numThreads();
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
+        partial[std::size_t(t)].setZero(m, k);
         Matrix Mt(k, block);
         for (Index b0 = j0; b0 < j1; b0 += block) {
             const Index b1 = std::min(b0 + block, j1);
