@@ -51,13 +51,15 @@ inline Scalar tailMadd(Scalar x, Scalar b, Scalar sum)
 constexpr double kMinimumWork = 1 << 14;
 // Products of at least this many multiply-adds are split over the threads.
 constexpr double kParallelWork = 1 << 21;
-// X^T M from this many on: its entries are independent dot products, so the threads share out
-// X's columns with nothing to add up afterwards (X M adds the threads' m x k partials; on small
-// products that costs more than the second thread gains). Measured (Intel Xeon, 2 cores, medians
-// of 4000 calls alternating in one process), one thread -> two: U^T U 1024 x 40 x 40 0.093 ->
-// 0.048 ms, V^T V 400 x 40 x 40 0.036 -> 0.021, 1024 x 20 x 20 0.022 -> 0.013, 1024 x 15 x 15
-// 0.013 -> 0.009, and 784 x 10 x 10 (78,400) 0.0041 both ways, so the bound sits above it.
-constexpr double kParallelDotWork = 1 << 17;
+// Products whose threads need not add partials afterwards are split from this many on: X^T M
+// (each entry one dot product over one column of X, the threads sharing out the columns) and a
+// short X M below kParallelWork (the threads sharing out P's rows, see multiplySkinny). X M
+// split by X's columns adds the threads' m x k partials; on small products that costs more than
+// the second thread gains (1024 x 40 x 40: 3.7 times slower on two). Measured (Intel Xeon, 2
+// cores, medians of 4000 calls alternating in one process), one thread -> two: U^T U 1024 x 40 x
+// 40 0.093 -> 0.048 ms, V^T V 400 x 40 x 40 0.036 -> 0.021, 1024 x 20 x 20 0.022 -> 0.013,
+// 1024 x 15 x 15 0.013 -> 0.009, and 784 x 10 x 10 (78,400) 0.0041 both ways.
+constexpr double kParallelSplitWork = 1 << 17;
 
 int threadsFor(double work, double parallelFrom = kParallelWork)
 {
@@ -365,24 +367,44 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         return;
     }
     const Matrix Mt = M.transpose(); // k x n
-    const int threads = int(std::min<Index>(threadsFor(double(m) * double(n) * double(k)), n));
-    // Each thread sums its own column range of X into its own m x k partial; the partials are
-    // added in thread order afterwards.
+    const double work = double(m) * double(n) * double(k);
     // A short X that L2 holds whole, such as U in U (V^T V) (k columns), goes through
     // stripUpdate: each strip of P stays in registers while every column is added in, so P is
-    // written once. rankUpdate rereads and rewrites P's tile every 8 columns, from L2. Same bits
-    // (stripUpdate), same split. For U (V^T V) on one core (Intel Xeon, medians of 3000 calls):
-    // 1024 x 40 x 40 0.122 -> 0.062 ms, 1024 x 15 x 15 0.044 -> 0.014, 784 x 10 x 10 0.0096 ->
-    // 0.0039.
+    // written once. rankUpdate rereads and rewrites P's tile every 8 columns, from L2. Each entry
+    // is the same chain of multiply-adds over the columns in order either way: the same bits.
+    // For U (V^T V) on one core (Intel Xeon, medians of 3000 calls): 1024 x 40 x 40 0.122 ->
+    // 0.062 ms, 1024 x 15 x 15 0.044 -> 0.014, 784 x 10 x 10 0.0096 -> 0.0039.
     const bool shortX = double(m) * double(n) * sizeof(Scalar) <= kStripBlockBytes;
-    if (threads == 1) { // into out itself: no partial to allocate and move
+    if (shortX && work < kParallelWork) {
+        // Below kParallelWork the threads split P's rows (whole strips), not X's columns: every
+        // entry is still one chain over all the columns, so the bits are those of one thread,
+        // and there are no partials to add. Two threads against one (medians of 4000 calls
+        // alternating in one process): 1024 x 40 x 40 0.60 of the time, 1024 x 20 x 20 0.62,
+        // 1024 x 15 x 15 0.62, 400 x 40 x 40 0.69.
         out.setZero(m, k);
-        if (shortX)
-            blockUpdate(X, Mt.data(), k, 0, n, out);
-        else
-            columnRange<8>(X, Mt.data(), k, 0, n, out);
+        constexpr Index kStrip = 2 * kLanes;
+        const Index strips = (m + kStrip - 1) / kStrip;
+        const int threads = int(std::min<Index>(threadsFor(work, kParallelSplitWork), strips));
+#pragma omp parallel num_threads(threads)
+        {
+            const int count = omp::numThreads();
+            const int t = omp::threadNum();
+            const Index r0 = std::min(m, strips * t / count * kStrip);
+            const Index r1 = std::min(m, strips * (t + 1) / count * kStrip);
+            for (Index c = 0; c < k && r1 > r0; c += kStripColumns)
+                stripGroup(X.data() + r0, X.outerStride(), n, Mt.data() + c, k,
+                    out.data() + c * m + r0, m, r1 - r0, std::min<Index>(kStripColumns, k - c));
+        }
         return;
     }
+    const int threads = int(std::min<Index>(threadsFor(work), n));
+    if (threads == 1) { // into out itself: no partial to allocate and move
+        out.setZero(m, k);
+        columnRange<8>(X, Mt.data(), k, 0, n, out);
+        return;
+    }
+    // Each thread sums its own column range of X into its own m x k partial; the partials are
+    // added in thread order afterwards (the fused pass splits and adds the same way).
     std::vector<Matrix> partial(static_cast<std::size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
@@ -407,7 +429,7 @@ void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
     }
     out.resize(n, k);
     const Index blocks = n / kDotColumns;
-    const int threads = threadsFor(double(m) * double(n) * double(k), kParallelDotWork);
+    const int threads = threadsFor(double(m) * double(n) * double(k), kParallelSplitWork);
     const bool prefetch = double(m) * double(n) * sizeof(Scalar) >= kPrefetchBytes;
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (Index b = 0; b < blocks; ++b)

@@ -61,38 +61,50 @@ private slots:
         Eigen::setNbThreads(saved);
     }
 
-    void transposedSameBitsOnAnyThreads_data()
+    void sameBitsOnAnyThreads_data()
     {
         QTest::addColumn<int>("m");
         QTest::addColumn<int>("n");
         QTest::addColumn<int>("k");
-        // U^T U and V^T V of the small sets (two threads from 2^17 multiply-adds), and X^T U
+        QTest::addColumn<bool>("productToo"); // X M as well: a short X below 2^21 multiply-adds
+        // U^T U and U (V^T V) of the small sets (two threads from 2^17 multiply-adds), and X^T U
         // past the caches.
-        QTest::newRow("U^T U, rank 40") << 1024 << 40 << 40;
-        QTest::newRow("V^T V, rank 40") << 400 << 40 << 40;
-        QTest::newRow("U^T U, rank 15") << 1024 << 15 << 15;
-        QTest::newRow("X^T U") << 1030 << 2101 << 10;
+        QTest::newRow("rank 40") << 1024 << 40 << 40 << true;
+        QTest::newRow("V, rank 40") << 400 << 40 << 40 << true;
+        QTest::newRow("rank 15, row tail") << 1021 << 15 << 15 << true;
+        QTest::newRow("X^T U past the caches") << 1030 << 2101 << 10 << false;
     }
-    void transposedSameBitsOnAnyThreads()
+    void sameBitsOnAnyThreads()
     {
-        // Each entry of X^T M is one dot product, whichever thread computes it: the same bits on
-        // one and on two threads, so the threads it takes do not change a seeded run.
+        // Each entry of X^T M is one dot product, whichever thread computes it; a short X M
+        // below 2^21 multiply-adds splits P's rows, each entry one chain over X's columns. So
+        // both give the same bits on one and on two threads: the threads they take do not
+        // change a seeded run.
         QFETCH(int, m);
         QFETCH(int, n);
         QFETCH(int, k);
+        QFETCH(bool, productToo);
         Rng rng(11);
         const Matrix X = rng.uniformMatrix(m, n);
-        const Matrix M = rng.uniformMatrix(m, k);
+        const Matrix U = rng.uniformMatrix(m, k);
+        const Matrix V = rng.uniformMatrix(n, k);
         const int saved = Eigen::nbThreads();
-        Matrix one, two;
+        Matrix one, two, oneP, twoP;
         Eigen::setNbThreads(1);
-        multiplyTransposedSkinny(X, M, one);
+        multiplyTransposedSkinny(X, U, one);
+        multiplySkinny(X, V, oneP);
         Eigen::setNbThreads(2);
-        multiplyTransposedSkinny(X, M, two);
+        multiplyTransposedSkinny(X, U, two);
+        multiplySkinny(X, V, twoP);
         Eigen::setNbThreads(saved);
         QVERIFY(one == two);
-        const Matrix reference = X.transpose() * M;
-        QVERIFY((one - reference).norm() <= 64 * std::numeric_limits<Scalar>::epsilon() * reference.norm());
+        const Matrix reference = X.transpose() * U;
+        const Scalar tolerance = 64 * std::numeric_limits<Scalar>::epsilon();
+        QVERIFY((one - reference).norm() <= tolerance * reference.norm());
+        if (productToo)
+            QVERIFY(oneP == twoP);
+        const Matrix referenceP = X * V;
+        QVERIFY((twoP - referenceP).norm() <= tolerance * referenceP.norm());
     }
 
     void stridedView()
