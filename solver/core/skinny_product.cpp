@@ -438,6 +438,11 @@ void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         dotColumns<1>(X, M, i, out, false);
 }
 
+int threadsForRows(double multiplyAdds)
+{
+    return threadsFor(multiplyAdds, kParallelSplitWork);
+}
+
 namespace {
 std::atomic<bool> fusedPassesEnabled { true };
 } // namespace

@@ -29,6 +29,11 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 // out = X^T M: X m x n, M m x k, out n x k.
 void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out);
 
+// Threads for row-local work of this many multiply-adds, where each row's result does not depend
+// on the others' and nothing is added up across threads (the V rule of a formed kernel's fused
+// step): all of Eigen's threads from the bound at which X^T M splits, else one.
+int threadsForRows(double multiplyAdds);
+
 // Whether the methods take their fused route (transposedUpdateProduct, methods/cf_fused.h) for X
 // (m x n) and rank k: wherever the skinny kernels run (not for tiny products or ranks past the
 // kernels' limit, which go to Eigen); always false while fused passes are disabled. Until

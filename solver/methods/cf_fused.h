@@ -32,7 +32,8 @@ struct CfFusedRules {
         Eigen::Index first, Eigen::Index count, Matrix& numerator, Matrix& denominator)>
         addVRegularizer;
     // If given, runs right after the V rule on rows first..first+count, before their share of
-    // X V is added (concurrently for disjoint ranges; with a formed K once, on all rows).
+    // X V is added (concurrently for disjoint ranges; with a formed K in blocks of 64 rows, also
+    // concurrently).
     std::function<void(Eigen::Index first, Eigen::Index count)> afterVRows;
 };
 

@@ -236,6 +236,58 @@ private slots:
                     QCOMPARE(fused.V.row(Index(i)), fused.V.row(Index(j)));
     }
 
+    void formedKernelVRuleInBlocks_data()
+    {
+        QTest::addColumn<QString>("method");
+        for (const char* method : { "cf", "lccf", "lcf", "ccf", "cf+gaussian" })
+            QTest::newRow(method) << QString::fromLatin1(method);
+    }
+    void formedKernelVRuleInBlocks()
+    {
+        // 400 samples of 1030 features: the CF family forms K (400 x 400), and at rank 40 its
+        // fused step's V rule runs in blocks of 64 rows over two threads (methods/cf_fused.cpp).
+        // It must agree with the plain route as methodsFuse's rows do, and give the same bits
+        // again on the same threads.
+        QFETCH(QString, method);
+        const BenchMethod variant = parseBenchMethod(method.toStdString());
+        static const Matrix large = largeData();
+        Matrix data = large.leftCols(400);
+        data.colwise().normalize();
+        MethodOptions o;
+        o.rank = 40;
+        o.kernel = variant.kernel;
+        o.knnSearch = KnnSearch::Exact;
+        if (variant.name == "ccf") {
+            o.knownLabels.assign(std::size_t(data.cols()), -1);
+            for (Index j = 0; j < data.cols(); j += 5)
+                o.knownLabels[std::size_t(j)] = int((j / 5) % 7);
+        }
+        DriverOptions d;
+        d.maxIter = 8;
+        d.minIter = 8;
+        d.tol = 0;
+        d.seed = 3;
+        QVERIFY(fusesPasses(data, o.rank));
+        MethodContext context;
+        const MethodFactory make = makeMethodFactory(variant.name, data, o, context);
+        const int saved = omp::maxThreads();
+        omp::setThreads(2);
+        const Factorization fused = solve(make, d);
+        const Factorization again = solve(make, d);
+        const Factorization plain = [&] {
+            const PlainRoute route;
+            return solve(make, d);
+        }();
+        omp::setThreads(saved);
+        QVERIFY(fused.V == again.V);
+        QVERIFY(fused.history == again.history);
+        const double tolerance = 1e-10;
+        QVERIFY2(relativeDifference(fused.V, plain.V) <= tolerance,
+            qPrintable(QString::number(relativeDifference(fused.V, plain.V))));
+        QVERIFY2(relativeDifference(fused.basis, plain.basis) <= tolerance,
+            qPrintable(QString::number(relativeDifference(fused.basis, plain.basis))));
+    }
+
     void graphTermsCachedOnlyForTheirV_data()
     {
         QTest::addColumn<QString>("method");
