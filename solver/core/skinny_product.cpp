@@ -132,14 +132,15 @@ void rankUpdate(
 // chain of multiply-adds over the columns in order as in rankUpdate, so the bits are the same.
 template <int C>
 void stripUpdate(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index ldm, Scalar* P,
-    Index ldp, Index rows)
+    Index ldp, Index rows, bool fromZero)
 {
     Index r = 0;
     for (; r + 2 * kLanes <= rows; r += 2 * kLanes) {
         Packet acc[C][2];
         for (int c = 0; c < C; ++c) {
-            acc[c][0] = ploadu<Packet>(P + c * ldp + r);
-            acc[c][1] = ploadu<Packet>(P + c * ldp + r + kLanes);
+            acc[c][0] = fromZero ? pset1<Packet>(Scalar(0)) : ploadu<Packet>(P + c * ldp + r);
+            acc[c][1]
+                = fromZero ? pset1<Packet>(Scalar(0)) : ploadu<Packet>(P + c * ldp + r + kLanes);
         }
         for (Index j = 0; j < cols; ++j) {
             const Packet x0 = ploadu<Packet>(X + j * ldx + r);
@@ -158,7 +159,7 @@ void stripUpdate(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index
     for (; r + kLanes <= rows; r += kLanes) {
         Packet acc[C];
         for (int c = 0; c < C; ++c)
-            acc[c] = ploadu<Packet>(P + c * ldp + r);
+            acc[c] = fromZero ? pset1<Packet>(Scalar(0)) : ploadu<Packet>(P + c * ldp + r);
         for (Index j = 0; j < cols; ++j) {
             const Packet x = ploadu<Packet>(X + j * ldx + r);
             for (int c = 0; c < C; ++c)
@@ -169,7 +170,7 @@ void stripUpdate(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index
     }
     for (; r < rows; ++r)
         for (int c = 0; c < C; ++c) {
-            Scalar sum = P[c * ldp + r];
+            Scalar sum = fromZero ? Scalar(0) : P[c * ldp + r];
             for (Index j = 0; j < cols; ++j)
                 sum = tailMadd(X[j * ldx + r], Mt[j * ldm + c], sum);
             P[c * ldp + r] = sum;
@@ -187,26 +188,29 @@ constexpr int kStripColumns = 6;
 // The largest block of X blockUpdate takes: what sits in L2 beside P's strips and U.
 constexpr double kStripBlockBytes = 1024.0 * 1024;
 
-// stripUpdate<C> for a run-time width in [1, C].
+// stripUpdate<C> for a run-time width in [1, C]. `fromZero`: P's strips start at 0 instead of
+// being read (P need not be initialized; 0 + x b rounds as x b, so the bits are the same).
 template <int C = kStripColumns>
 void stripGroup(const Scalar* X, Index ldx, Index cols, const Scalar* Mt, Index ldm, Scalar* P,
-    Index ldp, Index rows, Index width)
+    Index ldp, Index rows, Index width, bool fromZero = false)
 {
     if constexpr (C >= 1) {
         if (width != C)
-            stripGroup<C - 1>(X, ldx, cols, Mt, ldm, P, ldp, rows, width);
+            stripGroup<C - 1>(X, ldx, cols, Mt, ldm, P, ldp, rows, width, fromZero);
         else
-            stripUpdate<C>(X, ldx, cols, Mt, ldm, P, ldp, rows);
+            stripUpdate<C>(X, ldx, cols, Mt, ldm, P, ldp, rows, fromZero);
     }
 }
 
-// P += X(:, j0..j1) M(j0..j1, :) for a block of X in L2; Mt holds M(j0..j1, :)^T, k x (j1 - j0).
-void blockUpdate(MatrixCRef X, const Scalar* Mt, Index k, Index j0, Index j1, Matrix& P)
+// P += X(:, j0..j1) M(j0..j1, :) for a block of X in L2 (P = ... with `fromZero`); Mt holds
+// M(j0..j1, :)^T, k x (j1 - j0).
+void blockUpdate(
+    MatrixCRef X, const Scalar* Mt, Index k, Index j0, Index j1, Matrix& P, bool fromZero = false)
 {
     const Index m = X.rows(), ldx = X.outerStride();
     for (Index c = 0; c < k; c += kStripColumns)
         stripGroup(X.data() + j0 * ldx, ldx, j1 - j0, Mt + c, k, P.data() + c * m, m, m,
-            std::min<Index>(kStripColumns, k - c));
+            std::min<Index>(kStripColumns, k - c), fromZero);
 }
 
 // Rows of P per pass of columnRange: P's k columns of this many rows (128 KiB) stay in L2 while
@@ -381,7 +385,7 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         // and there are no partials to add. Two threads against one (medians of 4000 calls
         // alternating in one process): 1024 x 40 x 40 0.60 of the time, 1024 x 20 x 20 0.62,
         // 1024 x 15 x 15 0.62, 400 x 40 x 40 0.69.
-        out.setZero(m, k);
+        out.resize(m, k); // every strip starts from 0 (fromZero): nothing to clear first
         constexpr Index kStrip = 2 * kLanes;
         const Index strips = (m + kStrip - 1) / kStrip;
         const int threads = int(std::min<Index>(threadsFor(work, kParallelSplitWork), strips));
@@ -393,7 +397,8 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
             const Index r1 = std::min(m, strips * (t + 1) / count * kStrip);
             for (Index c = 0; c < k && r1 > r0; c += kStripColumns)
                 stripGroup(X.data() + r0, X.outerStride(), n, Mt.data() + c, k,
-                    out.data() + c * m + r0, m, r1 - r0, std::min<Index>(kStripColumns, k - c));
+                    out.data() + c * m + r0, m, r1 - r0, std::min<Index>(kStripColumns, k - c),
+                    true);
         }
         return;
     }
@@ -411,11 +416,15 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         const int t = omp::threadNum();
         const int count = omp::numThreads();
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
-        partial[std::size_t(t)].setZero(m, k); // by its own thread, into its own cache
-        if (shortX)
-            blockUpdate(X, Mt.data() + j0 * k, k, j0, j1, partial[std::size_t(t)]);
-        else
-            columnRange<8>(X, Mt.data() + j0 * k, k, j0, j1, partial[std::size_t(t)]);
+        // By its own thread, into its own cache; the strips start from 0 without it.
+        Matrix& P = partial[std::size_t(t)];
+        if (shortX) {
+            P.resize(m, k);
+            blockUpdate(X, Mt.data() + j0 * k, k, j0, j1, P, true);
+        } else {
+            P.setZero(m, k);
+            columnRange<8>(X, Mt.data() + j0 * k, k, j0, j1, P);
+        }
     }
     out = sumInThreadOrder(partial);
 }
@@ -479,15 +488,18 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
     constexpr Index kStep = 40;
     const Index block = std::max(kStep, (Index(32768) / std::max<Index>(m, 1)) / kStep * kStep);
     const int threads = int(std::min<Index>(threadsFor(double(m) * double(n) * double(k)), n));
-    // Each thread zeroes its own partial, in parallel and into its own cache (zeroed before the
-    // region, on one thread, they took 0.05 ms of ORL's 1.0 ms pass).
+    // Each thread's partial is allocated and first written by that thread, into its own cache
+    // (zeroed before the region, on one thread, they took 0.05 ms of ORL's 1.0 ms pass), and its
+    // first block's strips start from 0 instead of reading a cleared P.
     std::vector<Matrix> partial(static_cast<std::size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
         const int t = omp::threadNum();
         const int count = omp::numThreads();
         const Index j0 = n * t / count, j1 = n * (t + 1) / count;
-        partial[std::size_t(t)].setZero(m, k);
+        Matrix& mine = partial[std::size_t(t)];
+        mine.resize(m, k);
+        bool written = false; // mine holds this thread's sum so far
         Matrix Mt(k, block);
         for (Index b0 = j0; b0 < j1; b0 += block) {
             const Index b1 = std::min(b0 + block, j1);
@@ -503,11 +515,17 @@ void transposedUpdateProduct(MatrixCRef X, const Matrix& U, Matrix& Q, Matrix& V
             Mt.leftCols(b1 - b0) = V.middleRows(b0, b1 - b0).transpose();
             // A long X's block (a formed n x n kernel: 40 columns of 20,000 rows) is not in L2;
             // there rankUpdate's row chunks, which keep P's rows in L2, stay (the same bits).
-            if (double(m) * double(b1 - b0) * sizeof(Scalar) <= kStripBlockBytes)
-                blockUpdate(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
-            else
-                columnRange<8>(X, Mt.data(), k, b0, b1, partial[std::size_t(t)]);
+            if (double(m) * double(b1 - b0) * sizeof(Scalar) <= kStripBlockBytes) {
+                blockUpdate(X, Mt.data(), k, b0, b1, mine, !written);
+            } else {
+                if (!written)
+                    mine.setZero();
+                columnRange<8>(X, Mt.data(), k, b0, b1, mine);
+            }
+            written = true;
         }
+        if (!written)
+            mine.setZero();
     }
     P = sumInThreadOrder(partial);
 }
