@@ -65,8 +65,8 @@ void fusedCfStep(const Gram& gram, const CfFusedCaches& c, const CfFusedRules& r
         const Eigen::Index n = c.V.rows(), k = c.V.cols();
         constexpr Eigen::Index kRows = 64;
         const Eigen::Index blocks = (n + kRows - 1) / kRows;
-        const int threads = int(std::min<Eigen::Index>(
-            threadsForRows(double(n) * double(k) * double(k)), blocks));
+        const int threads = int(
+            std::min<Eigen::Index>(threadsForRows(double(n) * double(k) * double(k)), blocks));
         if (threads == 1) {
             updateV(0, n);
         } else {
