@@ -63,7 +63,9 @@ void fusedCfStep(const Gram& gram, const CfFusedCaches& c, const CfFusedRules& r
         // disjoint ranges concurrently, as inside the implicit pass). The V rule as a whole,
         // before and after (Intel Xeon, medians of 4000 calls in one process): 1440 x 20 0.253
         // -> 0.060 ms, 4000 x 10 0.414 -> 0.077, 400 x 40 0.049 both ways.
-        // Small products (Yale: 165 x 15 x 15) stay one call on one thread, which costs less.
+        // Small products (Yale: 165 x 15 x 15), and any size on one thread, stay one call, which
+        // costs less there. The two ways round differently, so (as for the pass over K, whose
+        // threads add partials) a run repeats its bits on the same number of threads.
         const Eigen::Index n = c.V.rows(), k = c.V.cols();
         constexpr Eigen::Index kRows = 64;
         const Eigen::Index blocks = (n + kRows - 1) / kRows;
