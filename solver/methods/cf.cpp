@@ -71,7 +71,7 @@ void Cf::normalize()
 
 Cf::RuleParts Cf::wParts() const
 {
-    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
+    const Matrix& VtV = vtv();
     RuleParts parts { m_gram->times(m_V), skinnyProduct(kPlusW(), VtV), {} };
     if (explicitSplit())
         parts.minus.noalias() = m_KmW * VtV;
@@ -159,7 +159,7 @@ void Cf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& afterV
 {
     Regularizer before;
     CfFusedRules rules;
-    rules.wInner = fusedWInner(skinnyTransposedProduct(m_V, m_V));
+    rules.wInner = fusedWInner(vtv());
     rules.kvScale = fusedKVScale();
     rules.beforeVPass = [&] {
         if (regularizerBeforePass())
@@ -183,10 +183,19 @@ void Cf::addFusedVRegularizer(Eigen::Index first, Eigen::Index count, const Regu
         denominator += before.plus.middleRows(first, count);
 }
 
+const Matrix& Cf::vtv() const
+{
+    if (m_vtvVersion != m_vVersion) {
+        multiplyTransposedSkinny(m_V, m_V, m_VtV);
+        m_vtvVersion = m_vVersion;
+    }
+    return m_VtV;
+}
+
 double Cf::reconstructionObjective() const
 {
     // Tr(K) - 2 Tr(V^T K W) + Tr(V W^T K W V^T), with Tr(V A V^T) = sum(A o V^T V).
-    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
+    const Matrix& VtV = vtv();
     const double value = m_gram->trace() - 2.0 * double((m_V.array() * m_KW.array()).sum())
         + double((m_WtKW.array() * VtV.array()).sum());
     return std::max(value, 0.0);

@@ -129,11 +129,20 @@ protected:
     Matrix m_WtKW; // W^T K W (k x k)
     Matrix m_XW, m_XV; // X W, X V (m x k) of the implicit kernel's X, kept by the fused step only
     // Changes whenever V may have changed (refreshCache(true), the end of a step), for the caches
-    // of V's graph terms (LCCF: GraphTermCache).
+    // of V's graph terms (LCCF: GraphTermCache) and of V^T V.
     std::uint64_t m_vVersion = 0;
     bool m_xProductsValid = false;
     Matrix m_KpW, m_KmW; // K+ W, K- W (explicit split only)
     Matrix m_WtKpW, m_WtKmW; // W^T K+ W, W^T K- W (explicit split only)
+
+    // V^T V at the current V, computed once per version of V: the driver's objective() after a
+    // step and the next step's W rule both need it (at ORL's shape, 400 x 40, each took about
+    // 0.02 ms of CF's 0.5 ms iteration).
+    const Matrix& vtv() const;
+
+private:
+    mutable Matrix m_VtV;
+    mutable std::uint64_t m_vtvVersion = ~std::uint64_t(0); // m_vVersion of m_VtV; none yet
 };
 
 } // namespace facet

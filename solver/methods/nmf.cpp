@@ -44,7 +44,7 @@ UpdateTerms Nmf::updateTerms(int factor) const
     if (factor == 0) { // U <- U o (X V) / (U V^T V)
         UpdateTerms t;
         multiplySkinny(m_X, m_V, t.numerator);
-        t.denominator = skinnyProduct(m_U, skinnyTransposedProduct(m_V, m_V));
+        t.denominator = skinnyProduct(m_U, vtv());
         return t;
     }
     // V <- V o (X^T U) / (V U^T U)
@@ -81,7 +81,7 @@ void Nmf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& after
     if (!m_xvValid)
         multiplySkinny(m_X, m_V, m_XV);
     // U <- U o (X V) / (U V^T V)
-    multiplicativeUpdate(m_U, m_XV, skinnyProduct(m_U, skinnyTransposedProduct(m_V, m_V)));
+    multiplicativeUpdate(m_U, m_XV, skinnyProduct(m_U, vtv()));
     m_UtU = skinnyTransposedProduct(m_U, m_U);
     // V <- V o (X^T U [+ minus]) / (V U^T U [+ plus]), the regularizer at the V before the rule
     // as in step().
@@ -105,11 +105,20 @@ void Nmf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& after
     ++m_vVersion;
 }
 
+const Matrix& Nmf::vtv() const
+{
+    if (m_vtvVersion != m_vVersion) {
+        multiplyTransposedSkinny(m_V, m_V, m_VtV);
+        m_vtvVersion = m_vVersion;
+    }
+    return m_VtV;
+}
+
 double Nmf::objective() const
 {
     // ||X - U V^T||^2 = ||X||^2 - 2 Tr(V^T X^T U) + Tr(U^T U V^T V): O((m + n) k^2) from the
     // cached X^T U instead of another m n k product.
-    const Matrix VtV = skinnyTransposedProduct(m_V, m_V);
+    const Matrix& VtV = vtv();
     const double value = m_xNorm2 - 2.0 * double((m_V.array() * m_XtU.array()).sum())
         + double((m_UtU.array() * VtV.array()).sum());
     return std::max(value, 0.0) + regularizerObjective();

@@ -64,8 +64,17 @@ protected:
     bool m_xvValid = false;
     Matrix m_UtU; // k x k
     // Changes whenever V may have changed (refreshCache(true), the end of a step), for the caches
-    // of V's graph terms (GNMF: GraphTermCache).
+    // of V's graph terms (GNMF: GraphTermCache) and of V^T V.
     std::uint64_t m_vVersion = 0;
+
+    // V^T V at the current V, computed once per version of V: the driver's objective() after a
+    // step and the next step's U rule both need it (at ORL's shape, 400 x 40, each took about
+    // 0.02 ms of a 1 ms iteration).
+    const Matrix& vtv() const;
+
+private:
+    mutable Matrix m_VtV;
+    mutable std::uint64_t m_vtvVersion = ~std::uint64_t(0); // m_vVersion of m_VtV; none yet
 };
 
 } // namespace facet
