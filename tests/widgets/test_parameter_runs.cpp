@@ -30,6 +30,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 
 using namespace facet;
 using namespace facet::testing;
@@ -42,6 +43,7 @@ private Q_SLOTS:
     void semiSupervisedControlsNeedLabels();
     void runButtonCarriesThePanelValues();
     void pcaErrorShowsAsNotAvailable();
+    void cfFamilyStopPointsAtTheKMeansStart();
     void rowsChosenBeforeTheWindowShowsGetTheirHeight();
     void screenshots();
 };
@@ -176,6 +178,64 @@ void TestParameterRuns::pcaErrorShowsAsNotAvailable()
     QVERIFY(summary);
     QVERIFY2(summary->text().contains(u"n/a"), qPrintable(summary->text()));
     QVERIFY2(!summary->text().contains(u"nan", Qt::CaseInsensitive), qPrintable(summary->text()));
+}
+
+// METHODS.md 0: CF-family methods leave a random start slowly, so a run of one that the limit
+// stopped while still decreasing suggests the k-means start, and only then.
+void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
+{
+    Factorization stopped;
+    stopped.stopReason = StopReason::MaxIterations;
+    stopped.stillDecreasing = true;
+    stopped.iterations = 300;
+    const auto options = [](const char* method, std::optional<InitKind> init) {
+        RunOptions o;
+        o.method = method;
+        o.params.rank = 10;
+        o.driver.maxIter = 300;
+        if (init) {
+            o.params.init = *init;
+            o.params.initSet = true;
+        }
+        return o;
+    };
+    // Whether the advice is given; the description always keeps the limit and the way on.
+    bool keepsTheLimit = true;
+    const auto advises = [&](const Factorization& f, const RunOptions& o) {
+        const QString text = stopDescription(f, o);
+        const bool advice = text.contains(u"Start: k-means");
+        keepsTheLimit = keepsTheLimit
+            && (f.stopReason != StopReason::MaxIterations || text.contains(u"(300)"))
+            && (!advice || text.contains(u"raise Max iterations"));
+        return advice && suggestsKMeansStart(f, o);
+    };
+    for (const char* method : { "cf", "lccf", "lcf" }) {
+        QVERIFY2(advises(stopped, options(method, std::nullopt)), method);
+        QVERIFY2(advises(stopped, options(method, InitKind::Random)), method);
+        QVERIFY2(!advises(stopped, options(method, InitKind::KMeans)), method);
+        QVERIFY2(!advises(stopped, options(method, InitKind::Nndsvd)), method);
+    }
+    // CCF starts from NMF unless a start is chosen; CF_OGL has its own start.
+    QVERIFY(!advises(stopped, options("ccf", std::nullopt)));
+    QVERIFY(advises(stopped, options("ccf", InitKind::Random)));
+    QVERIFY(!advises(stopped, options("cf-ogl", std::nullopt)));
+    // Not the NMF family, and not a run that converged or reached the limit already flat.
+    QVERIFY(!advises(stopped, options("nmf", std::nullopt)));
+    QVERIFY(!advises(stopped, options("gnmf", std::nullopt)));
+    Factorization flat = stopped;
+    flat.stillDecreasing = false;
+    QVERIFY(!advises(flat, options("lccf", std::nullopt)));
+    Factorization converged = stopped;
+    converged.stopReason = StopReason::Converged;
+    QVERIFY(!advises(converged, options("lccf", std::nullopt)));
+    QVERIFY(keepsTheLimit);
+    // The status line and the summary carry the same advice.
+    RunResult result;
+    result.factorization = stopped;
+    QVERIFY(runStatusLine(result, options("lccf", std::nullopt)).contains(u"Start: k-means"));
+    QVERIFY(runSummaryHtml(result, options("lccf", std::nullopt)).contains(u"Start: k-means"));
+    QVERIFY(runSummaryHtml(result, options("lccf", std::nullopt)).contains(u"near the data mean"));
+    QVERIFY(!runSummaryHtml(result, options("nmf", std::nullopt)).contains(u"near the data mean"));
 }
 
 void TestParameterRuns::rowsChosenBeforeTheWindowShowsGetTheirHeight()
