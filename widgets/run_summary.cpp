@@ -62,19 +62,6 @@ QString stopDescription(const Factorization& f, int maxIterations)
     return {};
 }
 
-bool suggestsKMeansStart(const Factorization& f, const RunOptions& options)
-{
-    // METHODS.md 0: a random start puts every CF basis vector near the data mean, and the
-    // CF-family methods leave that symmetric start slowly; the k-means start beats 500 random
-    // iterations after 100. Only where the random start was the one used (CCF starts from NMF
-    // unless told otherwise; CF_OGL has its own start and outer iterations).
-    const MethodInfo* info = findMethod(options.method);
-    const bool randomStart = options.params.init == InitKind::Random
-        && (options.method != "ccf" || options.params.initSet);
-    return f.stopReason == StopReason::MaxIterations && f.stillDecreasing && info && info->cfFamily
-        && options.method != "cf-ogl" && randomStart;
-}
-
 QString stopDescription(const Factorization& f, const RunOptions& options)
 {
     if (suggestsKMeansStart(f, options))

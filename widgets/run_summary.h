@@ -16,11 +16,8 @@ QString formatReconstructionError(double error);
 // How the run ended, in words a user can act on ("stopped at the iteration limit (300) while the
 // objective was still decreasing; raise Max iterations").
 QString stopDescription(const Factorization& factorization, int maxIterations);
-// Whether the run is a CF-family method that the limit stopped while still decreasing from a
-// random start, which leaves the data mean slowly: the k-means start is then worth a try
-// (METHODS.md 0).
-bool suggestsKMeansStart(const Factorization& factorization, const RunOptions& options);
-// stopDescription with the run's options: where suggestsKMeansStart, it names that start.
+// stopDescription with the run's options: where suggestsKMeansStart (experiment/run.h), it
+// names that start.
 QString stopDescription(const Factorization& factorization, const RunOptions& options);
 
 // One line for the status bar: method, rank, how it stopped, time, AC / NMI.

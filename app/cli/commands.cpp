@@ -147,7 +147,11 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     if (result.graphAc)
         out << "graph components (CF_OGL): AC " << formatOptional(result.graphAc) << ", NMI "
             << formatOptional(result.graphNmi) << '\n';
-    if (f.stillDecreasing)
+    if (suggestsKMeansStart(f, options.run))
+        out << "note: stopped at --max-iter while the objective was still decreasing; raise "
+               "--max-iter or try --init kmeans (from a random start every basis vector begins "
+               "near the data mean, which the CF family leaves slowly)\n";
+    else if (f.stillDecreasing)
         out << "note: stopped at --max-iter while the objective was still decreasing\n";
     for (const std::string& line : f.log)
         out << "log: " << QString::fromStdString(line) << '\n';

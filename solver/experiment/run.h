@@ -51,6 +51,13 @@ struct RunResult {
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
     const SolveControl& control = {});
 
+// Whether a run is a CF-family method that the iteration limit stopped while its objective was
+// still falling from a random start (METHODS.md 0: every CF basis vector then begins near the data
+// mean, and the family leaves that symmetric start slowly; the k-means start, at cluster
+// centroids, gets further in fewer iterations). The GUI's run summary and facet-cli then suggest
+// that start. CCF starts from NMF unless a start is chosen; CF_OGL has its own start.
+bool suggestsKMeansStart(const Factorization& factorization, const RunOptions& options);
+
 // The clustering step alone (also used for re-clustering a kept factorization).
 std::vector<int> clusterRepresentation(
     const Matrix& V, int clusters, const ClusterOptions& options, std::uint64_t seed);
