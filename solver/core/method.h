@@ -26,6 +26,9 @@ struct Factorization {
     int iterations = 0;
     int replicate = 0; // index of the seeded start that was kept
     bool stillDecreasing = false; // stopped at maxIter while the objective was still falling
+    // The factors began from the uniform random start of METHODS.md 0 (set by the NMF and CF
+    // families from the start they resolved: CCF's default is NMF's factors, for instance).
+    bool randomStart = false;
     double initSeconds = 0;
     double solveSeconds = 0;
     std::vector<int> graphClusters; // CF_OGL: Q's connected components when there are exactly c

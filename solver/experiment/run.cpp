@@ -118,10 +118,8 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
 bool suggestsKMeansStart(const Factorization& f, const RunOptions& options)
 {
     const MethodInfo* info = findMethod(options.method);
-    const bool randomStart = options.params.init == InitKind::Random
-        && (options.method != "ccf" || options.params.initSet);
-    return f.stopReason == StopReason::MaxIterations && f.stillDecreasing && info && info->cfFamily
-        && options.method != "cf-ogl" && randomStart;
+    return f.stopReason == StopReason::MaxIterations && f.stillDecreasing && f.randomStart && info
+        && info->cfFamily;
 }
 
 } // namespace facet

@@ -52,10 +52,10 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
     const SolveControl& control = {});
 
 // Whether a run is a CF-family method that the iteration limit stopped while its objective was
-// still falling from a random start (METHODS.md 0: every CF basis vector then begins near the data
-// mean, and the family leaves that symmetric start slowly; the k-means start, at cluster
-// centroids, gets further in fewer iterations). The GUI's run summary and facet-cli then suggest
-// that start. CCF starts from NMF unless a start is chosen; CF_OGL has its own start.
+// still falling from the random start (Factorization::randomStart; METHODS.md 0: every CF basis
+// vector then begins near the data mean, and the family leaves that symmetric start slowly; the
+// k-means start, at cluster centroids, gets further in fewer iterations). The GUI's run summary
+// and facet-cli then suggest that start. CF_OGL, with its own start, never reports a random one.
 bool suggestsKMeansStart(const Factorization& factorization, const RunOptions& options);
 
 // The clustering step alone (also used for re-clustering a kept factorization).

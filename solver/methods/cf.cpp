@@ -235,6 +235,7 @@ void Cf::exportTo(Factorization& out) const
     out.W = m_W;
     out.V = m_V;
     out.basis.noalias() = m_X * m_W;
+    out.randomStart = m_settings.init == InitKind::Random;
 }
 
 } // namespace facet

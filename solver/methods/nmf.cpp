@@ -149,6 +149,7 @@ void Nmf::exportTo(Factorization& out) const
     out.basis = m_U;
     out.W.resize(0, 0);
     out.V = m_V;
+    out.randomStart = m_init == InitKind::Random;
 }
 
 } // namespace facet

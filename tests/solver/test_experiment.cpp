@@ -3,6 +3,7 @@
 // the semi-supervised subset, the summary table's numbers and the Wilcoxon signed-rank test
 // against textbook values.
 #include "core/random.h"
+#include "experiment/run.h"
 #include "experiment/summary.h"
 #include "test_printers.h"
 
@@ -250,6 +251,49 @@ private slots:
         QVERIFY(std::abs(s.std - std::sqrt(5.0 / 3.0)) < 1e-15);
         QCOMPARE(meanStd({ 3 }).std, 0.0);
         QVERIFY(std::isnan(meanStd({}).mean));
+    }
+    // Factorization::randomStart is the start the method resolved, not the option as given:
+    // CCF's default start is NMF's factors, CF_OGL has its own (suggestsKMeansStart reads it).
+    void startIsRecorded_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("init"); // -1: the method's default
+        QTest::addColumn<bool>("random");
+        QTest::newRow("nmf default") << QStringLiteral("nmf") << -1 << true;
+        QTest::newRow("nmf nndsvd") << QStringLiteral("nmf") << int(InitKind::Nndsvd) << false;
+        QTest::newRow("cf default") << QStringLiteral("cf") << -1 << true;
+        QTest::newRow("cf kmeans") << QStringLiteral("cf") << int(InitKind::KMeans) << false;
+        QTest::newRow("lccf default") << QStringLiteral("lccf") << -1 << true;
+        QTest::newRow("ccf default (nmf)") << QStringLiteral("ccf") << -1 << false;
+        QTest::newRow("ccf random") << QStringLiteral("ccf") << int(InitKind::Random) << true;
+        QTest::newRow("cf-ogl") << QStringLiteral("cf-ogl") << -1 << false;
+    }
+    void startIsRecorded()
+    {
+        QFETCH(QString, method);
+        QFETCH(int, init);
+        QFETCH(bool, random);
+        std::vector<int> truth;
+        const Matrix X = planted(24, 3, 10, truth, 5);
+        RunOptions o;
+        o.method = method.toStdString();
+        o.params.rank = 3;
+        if (init >= 0) {
+            o.params.init = InitKind(init);
+            o.params.initSet = true;
+        }
+        o.driver.maxIter = 15; // past the 10-iteration window that decides "still decreasing"
+        o.driver.minIter = 0;
+        o.driver.tol = 0;
+        o.cluster.replicates = 2;
+        if (method == u"ccf")
+            o.labeledFraction = 0.3;
+        const RunResult r = runAndCluster(X, truth, o);
+        QCOMPARE(r.factorization.randomStart, random);
+        // After 15 iterations every run here is still falling: the CF family's random starts
+        // get the advice, nothing else does.
+        QVERIFY(r.factorization.stillDecreasing);
+        QCOMPARE(suggestsKMeansStart(r.factorization, o), random && method != u"nmf");
     }
     void summaryOfHandMadeResults()
     {

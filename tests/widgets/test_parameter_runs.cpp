@@ -187,16 +187,13 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
     Factorization stopped;
     stopped.stopReason = StopReason::MaxIterations;
     stopped.stillDecreasing = true;
+    stopped.randomStart = true; // the start the method resolved (test_experiment: startIsRecorded)
     stopped.iterations = 300;
-    const auto options = [](const char* method, std::optional<InitKind> init) {
+    const auto options = [](const char* method) {
         RunOptions o;
         o.method = method;
         o.params.rank = 10;
         o.driver.maxIter = 300;
-        if (init) {
-            o.params.init = *init;
-            o.params.initSet = true;
-        }
         return o;
     };
     // Whether the advice is given; the description always keeps the limit and the way on.
@@ -209,33 +206,29 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
             && (!advice || text.contains(u"raise Max iterations"));
         return advice && suggestsKMeansStart(f, o);
     };
-    for (const char* method : { "cf", "lccf", "lcf" }) {
-        QVERIFY2(advises(stopped, options(method, std::nullopt)), method);
-        QVERIFY2(advises(stopped, options(method, InitKind::Random)), method);
-        QVERIFY2(!advises(stopped, options(method, InitKind::KMeans)), method);
-        QVERIFY2(!advises(stopped, options(method, InitKind::Nndsvd)), method);
-    }
-    // CCF starts from NMF unless a start is chosen; CF_OGL has its own start.
-    QVERIFY(!advises(stopped, options("ccf", std::nullopt)));
-    QVERIFY(advises(stopped, options("ccf", InitKind::Random)));
-    QVERIFY(!advises(stopped, options("cf-ogl", std::nullopt)));
-    // Not the NMF family, and not a run that converged or reached the limit already flat.
-    QVERIFY(!advises(stopped, options("nmf", std::nullopt)));
-    QVERIFY(!advises(stopped, options("gnmf", std::nullopt)));
+    for (const char* method : { "cf", "lccf", "lcf", "ccf" })
+        QVERIFY2(advises(stopped, options(method)), method);
+    // Another start (k-means, NNDSVD, NMF's factors: CCF's default), the NMF family, a run that
+    // converged or reached the limit already flat: no advice.
+    Factorization otherStart = stopped;
+    otherStart.randomStart = false;
+    QVERIFY(!advises(otherStart, options("lccf")));
+    QVERIFY(!advises(stopped, options("nmf")));
+    QVERIFY(!advises(stopped, options("gnmf")));
     Factorization flat = stopped;
     flat.stillDecreasing = false;
-    QVERIFY(!advises(flat, options("lccf", std::nullopt)));
+    QVERIFY(!advises(flat, options("lccf")));
     Factorization converged = stopped;
     converged.stopReason = StopReason::Converged;
-    QVERIFY(!advises(converged, options("lccf", std::nullopt)));
+    QVERIFY(!advises(converged, options("lccf")));
     QVERIFY(keepsTheLimit);
     // The status line and the summary carry the same advice.
     RunResult result;
     result.factorization = stopped;
-    QVERIFY(runStatusLine(result, options("lccf", std::nullopt)).contains(u"Start: k-means"));
-    QVERIFY(runSummaryHtml(result, options("lccf", std::nullopt)).contains(u"Start: k-means"));
-    QVERIFY(runSummaryHtml(result, options("lccf", std::nullopt)).contains(u"near the data mean"));
-    QVERIFY(!runSummaryHtml(result, options("nmf", std::nullopt)).contains(u"near the data mean"));
+    QVERIFY(runStatusLine(result, options("lccf")).contains(u"Start: k-means"));
+    QVERIFY(runSummaryHtml(result, options("lccf")).contains(u"Start: k-means"));
+    QVERIFY(runSummaryHtml(result, options("lccf")).contains(u"near the data mean"));
+    QVERIFY(!runSummaryHtml(result, options("nmf")).contains(u"near the data mean"));
 }
 
 void TestParameterRuns::rowsChosenBeforeTheWindowShowsGetTheirHeight()
