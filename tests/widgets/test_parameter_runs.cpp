@@ -30,7 +30,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <optional>
 
 using namespace facet;
 using namespace facet::testing;
