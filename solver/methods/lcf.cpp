@@ -23,12 +23,11 @@ Lcf::Lcf(MatrixCRef X, std::shared_ptr<const Gram> gram, int rank, double lambda
 
 // Gradient in W (derivation): the CF part gives 2 (K W V^T V - K V); the locality term
 // lambda sum_ij v_ij (-2 (K W)_ij + w_j^T K w_j) gives lambda (-2 K V + 2 K W diag(V^T 1)).
-// Hence grad = 2 (N - P) with P = (1 + lambda) K V, N = K W (V^T V + lambda diag(V^T 1)).
+// Hence grad = 2 (N - P) with P = (1 + lambda) K V, N = K W (V^T V + lambda diag(V^T 1)), whose
+// inner matrix is the fused route's (fusedWInner), from the cached V^T V.
 UpdateTerms Lcf::wTerms() const
 {
-    Matrix inner = m_V.transpose() * m_V;
-    inner.diagonal() += Scalar(m_lambda) * m_V.colwise().sum().transpose();
-    return { Scalar(1 + m_lambda) * m_gram->times(m_V), m_KW * inner };
+    return { Scalar(1 + m_lambda) * m_gram->times(m_V), m_KW * fusedWInner(vtv()) };
 }
 
 // Gradient in V: 2 (V W^T K W - K W) + lambda (a 1^T - 2 K W + 1 b^T). As a regularizer of the
