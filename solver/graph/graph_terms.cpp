@@ -289,11 +289,15 @@ double shareOfRow(const Graph& graph, const Stored& S, const PaddedRows& V, Inde
     double rowSum = 0;
     for (Index e = S.begin(i); e < S.end(i); ++e)
         rowSum += double(S.value[e]);
+    // |v_i|^2 in packets over the padded row (its padding is 0): a chain of width / kLanes
+    // multiply-adds instead of k scalar ones.
     const Scalar* vi = V.row(i);
-    Scalar norm = 0;
-    for (Index c = 0; c < V.k; ++c)
-        norm += vi[c] * vi[c];
-    return (double(graph.degree(i)) - rowSum) * double(norm) + 0.5 * pairs;
+    Packet norm = pset1<Packet>(Scalar(0));
+    for (Index c = 0; c < V.width; c += kLanes) {
+        const Packet x = ploadu<Packet>(vi + c);
+        norm = pmadd(x, x, norm);
+    }
+    return (double(graph.degree(i)) - rowSum) * double(sumOfLanes(norm)) + 0.5 * pairs;
 }
 
 // The shares added in sample order: the same value for any thread count.
