@@ -63,6 +63,10 @@ private slots:
         QTest::newRow("two threads at work, k = 41") << 150 << 997 << 41 << 2;
         // A block of 40 columns past 1 MiB: the fused pass keeps rankUpdate's row chunks.
         QTest::newRow("long columns") << 4000 << 130 << 10 << 2;
+        // Columns long enough for the dot tiles to run in chunks of rows (a formed kernel of
+        // n = 9001), with a row tail, tiles of 5 columns and single ones, groups of 5, 5 and 3.
+        QTest::newRow("dots in chunks of rows") << 9001 << 97 << 13 << 2;
+        QTest::newRow("dots in chunks of rows, one thread") << 8003 << 45 << 4 << 1;
         // X under 1 MiB with work for two threads: multiplySkinny's whole-X stripUpdate route
         // splits the columns as the fused pass does.
         QTest::newRow("short X, two threads") << 2048 << 60 << 25 << 2;
@@ -91,10 +95,14 @@ private slots:
         // The fused pass adds each entry's terms in the order the plain product does: the same
         // bits as X V with the V it wrote, on the same threads (a seed reproduces its factors
         // whichever route the size takes).
-        Matrix plain;
+        Matrix plain, plainQ;
         multiplySkinny(X, V, plain);
+        multiplyTransposedSkinny(X, U, plainQ);
         omp::setThreads(saved);
         QVERIFY2(P == plain, "P: the same bits as multiplySkinny(X, V)");
+        // Q's dot tiles, whether they run down whole columns or in chunks of rows: the same bits
+        // as the plain X^T U.
+        QVERIFY2(Q == plainQ, "Q: the same bits as multiplyTransposedSkinny(X, U)");
         const Matrix Q0 = X.transpose() * U;
         const Matrix Vnew = V0 + Scalar(2) * Q0;
         const Matrix P0 = X * Vnew;
