@@ -38,7 +38,14 @@ Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options)
 namespace {
 
 // The Gram matrix is made slab by slab along its depth, so each slab of the data is read from
-// memory once and then served from the last-level cache to the tile products below.
+// memory once and then served from the last-level cache to the tile products below. The tiles
+// take slabs of 512: two tiles' rows of a slab (2 x 1 MiB in double) then sit nearer L2 than
+// with the 2048 before, and on the Intel Xeon of bench/RESULTS.md section 19 the Gram matrix
+// took 0.87-0.91 of the time at 1024 x 1,440 (COIL-20: 19.2-19.3 ms against 21.1-22.3) and
+// 0.85-0.91 at 784 x 4,000 (MNIST-4000: 32.0-32.2 against 35.2-37.6), best of 7, the two
+// interleaved in one process, in two runs (slabs of 1024 and tiles of 128-512 were no better).
+// The depth split below keeps 2048 per slab.
+constexpr Eigen::Index kGramTileSlab = 512;
 constexpr Eigen::Index kGramSlab = 2048;
 // Lower triangle in square tiles of 256: the tiles below the diagonal are one GEMM each, the
 // diagonal ones a triangular rank update (only the lower triangle's micro-tiles), each on one
@@ -63,7 +70,7 @@ constexpr Eigen::Index kLanczosFrom = 64;
 // 13.2-13.5 ms (the tiles: 11.4). At 1024 x 70,000 the tiles come close (582-624 against
 // 562-615 ms in one interleaved run).
 constexpr Eigen::Index kGramParts = 4;
-constexpr Eigen::Index kGramSplitFrom = 4 * kGramSlab;
+constexpr Eigen::Index kGramSplitFrom = 4 * kGramSlab; // 8192 samples
 
 template <typename Derived>
 Matrix lowerGramByDepth(const Eigen::MatrixBase<Derived>& A, Vector* rowSums)
@@ -110,8 +117,8 @@ template <typename Derived> Matrix lowerGram(const Eigen::MatrixBase<Derived>& A
         for (Eigen::Index J = 0; J <= I; ++J)
             tiles.emplace_back(I, J);
     const auto count = std::ptrdiff_t(tiles.size());
-    for (Eigen::Index s = 0; s < q; s += kGramSlab) {
-        const Eigen::Index w = std::min(kGramSlab, q - s);
+    for (Eigen::Index s = 0; s < q; s += kGramTileSlab) {
+        const Eigen::Index w = std::min(kGramTileSlab, q - s);
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1)
         for (std::ptrdiff_t t = 0; t < count; ++t) {
             const Eigen::Index i = tiles[std::size_t(t)].first * kGramTile;

@@ -92,8 +92,9 @@ private slots:
     {
         QTest::addColumn<int>("p");
         QTest::addColumn<int>("q");
-        // Order 300, depth 1200: tiles of 256 (a partial one), products and rank updates in
-        // parallel. Depth 9000: four depth parts by the rank update, in parallel.
+        // Order 300, depth 1200: tiles of 256 (a partial one) over slabs of 512 (a partial one),
+        // products and rank updates in parallel. Depth 9000: four depth parts by the rank
+        // update, in parallel.
         QTest::newRow("tiles") << 300 << 1200;
         QTest::newRow("depth parts") << 70 << 9000;
     }
