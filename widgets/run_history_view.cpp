@@ -50,7 +50,9 @@ RunHistoryView::RunHistoryView(RunHistoryModel* model, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The columns keep their contents' widths and the space after the last one stays empty:
+    // stretched, the right-aligned Time sat at the far edge of a wide window, away from its row.
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
 
     m_delete = new QAction(tr("Delete"), this);

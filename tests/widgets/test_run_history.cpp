@@ -116,6 +116,20 @@ private Q_SLOTS:
             u"k=4, λ=100, p=5"_s);
     }
 
+    void columnsKeepTheirContentsWidths()
+    {
+        // In a window wider than the columns, the last one (Time, right-aligned) keeps its
+        // contents' width next to the others instead of stretching to the far edge.
+        m_view->resize(1600, 260);
+        QCoreApplication::processEvents();
+        QHeaderView* header = m_view->table()->horizontalHeader();
+        const int last = header->count() - 1;
+        QTRY_VERIFY(header->length() < m_view->table()->viewport()->width());
+        const int width = header->sectionSize(last);
+        m_view->table()->resizeColumnToContents(last);
+        QCOMPARE(header->sectionSize(last), width);
+    }
+
     void deleteRemovesTheSelectedRuns()
     {
         selectRows(*m_view, { 0, 2 });
