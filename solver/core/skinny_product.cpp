@@ -300,19 +300,17 @@ constexpr int kDotGroup = 5;
 constexpr double kPrefetchBytes = 16.0 * 1024 * 1024;
 template <class T> constexpr Index kPrefetchAhead = 64 / sizeof(T) * 8; // 8 cache lines
 
-// For any scalar type T (the solver's Scalar; double for k-means in both builds).
+// The multiply-adds of an A x C dot tile over rows r0..r1 (whole packets) into acc; with
+// Prefetch, the next tile's columns (`next`) a few lines ahead of where it reads its own. Shared
+// by dotTile and dotTileChunk, as is finishTile, so both add each lane's terms alike.
 template <class T, int A, int C, bool Prefetch>
-void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index ldq)
+__attribute__((always_inline)) inline void tileRows(const T* X, Index ldx, const T* M, Index ldm,
+    Index r0, Index r1, const T* next,
+    typename Eigen::internal::packet_traits<T>::type (&acc)[A][C])
 {
     using TPacket = typename Eigen::internal::packet_traits<T>::type;
     constexpr Index kTLanes = Eigen::internal::packet_traits<T>::size;
-    const T* const next = X + A * ldx;
-    TPacket acc[A][C];
-    for (int a = 0; a < A; ++a)
-        for (int c = 0; c < C; ++c)
-            acc[a][c] = pset1<TPacket>(T(0));
-    Index r = 0;
-    for (; r + kTLanes <= m; r += kTLanes) {
+    for (Index r = r0; r < r1; r += kTLanes) {
         TPacket x[A];
         if constexpr (Prefetch)
             for (int a = 0; a < A; ++a)
@@ -325,6 +323,14 @@ void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index 
                 acc[a][c] = pmadd(x[a], u, acc[a][c]);
         }
     }
+}
+
+// Each accumulator's lanes summed and the tail rows r..m added, into Q.
+template <class T, int A, int C>
+__attribute__((always_inline)) inline void finishTile(
+    const typename Eigen::internal::packet_traits<T>::type (&acc)[A][C], const T* X, Index ldx,
+    const T* M, Index ldm, Index r, Index m, T* Q, Index ldq)
+{
     for (int a = 0; a < A; ++a)
         for (int c = 0; c < C; ++c) {
             T sum = sumOfLanes(acc[a][c]);
@@ -332,6 +338,21 @@ void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index 
                 sum += X[a * ldx + rr] * M[c * ldm + rr];
             Q[c * ldq + a] = sum;
         }
+}
+
+// For any scalar type T (the solver's Scalar; double for k-means in both builds).
+template <class T, int A, int C, bool Prefetch>
+void dotTile(const T* X, Index ldx, const T* M, Index ldm, Index m, T* Q, Index ldq)
+{
+    using TPacket = typename Eigen::internal::packet_traits<T>::type;
+    constexpr Index kTLanes = Eigen::internal::packet_traits<T>::size;
+    TPacket acc[A][C];
+    for (int a = 0; a < A; ++a)
+        for (int c = 0; c < C; ++c)
+            acc[a][c] = pset1<TPacket>(T(0));
+    const Index packed = m / kTLanes * kTLanes;
+    tileRows<T, A, C, Prefetch>(X, ldx, M, ldm, 0, packed, X + A * ldx, acc);
+    finishTile<T, A, C>(acc, X, ldx, M, ldm, packed, m, Q, ldq);
 }
 
 // dotTile<A, width> for a run-time width in [1, C].
@@ -399,29 +420,14 @@ void dotTileChunk(const Scalar* X, Index ldx, const Scalar* M, Index ldm, Index 
         for (int c = 0; c < C; ++c)
             acc[a][c]
                 = r0 == 0 ? pset1<Packet>(Scalar(0)) : ploadu<Packet>(carry + (a * C + c) * kLanes);
-    for (Index r = r0; r < r1; r += kLanes) {
-        Packet x[A];
-        for (int a = 0; a < A; ++a)
-            x[a] = ploadu<Packet>(X + a * ldx + r);
-        for (int c = 0; c < C; ++c) {
-            const Packet u = ploadu<Packet>(M + c * ldm + r);
-            for (int a = 0; a < A; ++a)
-                acc[a][c] = pmadd(x[a], u, acc[a][c]);
-        }
-    }
+    tileRows<Scalar, A, C, false>(X, ldx, M, ldm, r0, r1, nullptr, acc);
     if (r1 + kLanes <= m) { // more chunks follow
         for (int a = 0; a < A; ++a)
             for (int c = 0; c < C; ++c)
                 pstoreu(carry + (a * C + c) * kLanes, acc[a][c]);
         return;
     }
-    for (int a = 0; a < A; ++a)
-        for (int c = 0; c < C; ++c) {
-            Scalar sum = sumOfLanes(acc[a][c]);
-            for (Index rr = r1; rr < m; ++rr)
-                sum += X[a * ldx + rr] * M[c * ldm + rr];
-            Q[c * ldq + a] = sum;
-        }
+    finishTile<Scalar, A, C>(acc, X, ldx, M, ldm, r1, m, Q, ldq);
 }
 
 // dotTileChunk<A, width> for a run-time width in [1, C].
