@@ -29,11 +29,16 @@ struct V4Header {
         static constexpr std::array<int, 6> kBytes { 8, 4, 4, 2, 2, 1 };
         return kBytes[std::size_t(type / 10 % 10)];
     }
-    bool valid() const
+    // M must name the byte order the header was read in. matio reads the type word in the order
+    // it has, then switches to the one M names for the other four words: a little-endian 1000
+    // (M = 1) made it read this header's name length 0x7F as 0x7F000000 and allocate 2 GB
+    // (fuzz_mat, CI). In the other order such a word is never a valid type (both readings are
+    // below 2000 only for 0), so matio either reads what this check read or gives up.
+    bool valid(bool bigEndian) const
     {
-        return type >= 0 && type < 2000 && type / 100 % 10 == 0 && type / 10 % 10 <= 5
-            && type % 10 <= 2 && rows >= 0 && columns >= 0 && (imaginary == 0 || imaginary == 1)
-            && nameLength >= 1;
+        return type >= 0 && type / 1000 == (bigEndian ? 1 : 0) && type / 100 % 10 == 0
+            && type / 10 % 10 <= 5 && type % 10 <= 2 && rows >= 0 && columns >= 0
+            && (imaginary == 0 || imaginary == 1) && nameLength >= 1;
     }
 };
 
@@ -83,10 +88,10 @@ QString matV4StructureProblem(const QString& path)
                                            "at byte %2")
                                 .arg(k)
                                 .arg(offset);
-        V4Header h = readV4Header(bytes, false);
-        if (!h.valid())
-            h = readV4Header(bytes, true);
-        if (!h.valid())
+        const V4Header little = readV4Header(bytes, false);
+        const bool isLittle = little.valid(false);
+        const V4Header h = isLittle ? little : readV4Header(bytes, true);
+        if (!isLittle && !h.valid(true))
             return k == 1 ? QStringLiteral("not a MATLAB MAT-file (no valid version 4, 5 or 7.3 "
                                            "header)")
                           : QStringLiteral("matrix %1 at byte %2 has a damaged version 4 header")

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The .mat loader on files built byte by byte to lie about their structure (RELIABILITY.md): every
 // one is refused with a message naming the file and the problem, before matio allocates what the
-// headers claim. Two rows are inputs libFuzzer found (fuzz/fuzz_mat.cpp) that made matio allocate
-// gigabytes or hit undefined behaviour in the loader's own message.
+// headers claim. The "fuzz" rows are inputs libFuzzer found (fuzz/fuzz_mat.cpp) that made matio
+// allocate gigabytes or hit undefined behaviour in the loader's own message.
 #include "data/mat_loader.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 
@@ -99,6 +100,18 @@ private Q_SLOTS:
         // fuzz_mat: a version 4 header whose size does not fit 64 bits (UBSan: float to int).
         QTest::newRow("fuzz v4 overflow") << QByteArray::fromBase64("AgAAAAEAAGQAbgBnAAAAAAAAAEA=")
                                           << QStringList { QStringLiteral("truncated or damaged") };
+        // fuzz_mat (CI, 30 s): the type word 1000 read little-endian says "big-endian" (M = 1).
+        // The check read the other words little-endian, as the order it had tried, while matio
+        // switched to big-endian for them and allocated a name of 0x7F000000 bytes.
+        const QByteArray littleBody = le32(1) + le32(1) + le32(0) + le32(0x7F)
+            + QByteArray(126, 'x') + '\0' + QByteArray(8, '\0');
+        QTest::newRow("fuzz v4 order")
+            << (le32(1000) + littleBody) << QStringList { QStringLiteral("not a MATLAB MAT-file") };
+        // The same header as the second matrix, after an honest one.
+        QTest::newRow("fuzz v4 order, matrix 2")
+            << (le32(0) + le32(1) + le32(1) + le32(0) + le32(4) + QByteArray("fea", 4)
+                   + QByteArray(8, '\0') + le32(1000) + littleBody)
+            << QStringList { QStringLiteral("matrix 2 at byte 32"), QStringLiteral("damaged") };
         // A Level 5 mark with an unknown version: matio reads it as version 4.
         QTest::newRow("bad version") << (level5Header("MI", 0) + QByteArray(64, '\0'))
                                      << QStringList { QStringLiteral("not a MATLAB MAT-file") };
@@ -186,6 +199,39 @@ private Q_SLOTS:
         QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error()));
         QCOMPARE(loaded->X.cols(), 2);
         QCOMPARE(loaded->X.rows(), 2);
+    }
+
+    // A version 4 file written big-endian (type 1000: M = 1), as SPARC and PowerPC MATLABs did,
+    // still loads: the order check refuses only a header read in the order its M does not name.
+    void bigEndianVersion4Loads()
+    {
+        auto be32 = [](std::uint32_t v) {
+            QByteArray b = le32(v);
+            std::reverse(b.begin(), b.end());
+            return b;
+        };
+        QByteArray bytes
+            = be32(1000) + be32(2) + be32(2) + be32(0) + be32(4) + QByteArray("fea", 4);
+        for (double v : { 1.0, 2.0, 3.0, 4.0 }) {
+            QByteArray b(reinterpret_cast<const char*>(&v), sizeof v);
+            std::reverse(b.begin(), b.end());
+            bytes += b;
+        }
+        const QString path = m_dir.filePath(QStringLiteral("big_endian_v4.mat"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(bytes);
+        file.close();
+        MatLoadOptions options;
+        options.height = 1;
+        const Result<Dataset> loaded = loadMat(path, options);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error()));
+        // Two samples (rows of the 2 x 2 file, column-major: 1 3 / 2 4) of two features each.
+        QCOMPARE(loaded->X.cols(), 2);
+        QCOMPARE(double(loaded->X(0, 0)), 1.0);
+        QCOMPARE(double(loaded->X(1, 0)), 3.0);
+        QCOMPARE(double(loaded->X(0, 1)), 2.0);
+        QCOMPARE(double(loaded->X(1, 1)), 4.0);
     }
 
     // Every cut of a real file is refused or loads; none crashes (the ASan build runs this).
