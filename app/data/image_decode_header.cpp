@@ -94,7 +94,18 @@ std::optional<QSize> webpSize(const QByteArray& bytes)
         const auto w = readUnsigned(bytes, 26, 2, false), h = readUnsigned(bytes, 28, 2, false);
         return w && h ? sizeOf(*w & 0x3FFF, *h & 0x3FFF) : std::nullopt;
     }
-    return std::nullopt;
+    // No chunk header: libwebp (ParseVP8Header) reads the bytes after "WEBP" as a bare bitstream,
+    // lossless when they carry VP8L's signature (0x2F, version bits 0), else lossy (VP8's frame
+    // tag, start code, then the sizes). fuzz_image: "/\x1B\x1B\x1B\x1B" there made OpenCV
+    // allocate a 6940 x 11373 image (315 MB) past the pixel limit.
+    const std::optional<quint32> first = readUnsigned(bytes, 12, 1, false);
+    const std::optional<quint32> version = readUnsigned(bytes, 16, 1, false);
+    if (first && version && *first == 0x2F && (*version >> 5) == 0) {
+        const std::optional<quint32> bits = readUnsigned(bytes, 13, 4, false);
+        return bits ? sizeOf((*bits & 0x3FFF) + 1, ((*bits >> 14) & 0x3FFF) + 1) : std::nullopt;
+    }
+    const auto w = readUnsigned(bytes, 18, 2, false), h = readUnsigned(bytes, 20, 2, false);
+    return w && h ? sizeOf(*w & 0x3FFF, *h & 0x3FFF) : std::nullopt;
 }
 
 // The first image file directory: 12-byte entries of tag, type, count, value; ImageWidth (256)

@@ -148,6 +148,11 @@ private Q_SLOTS:
             "UklGRgMAAABXRUJQVlA4UDYKMXI2ADU6Ojo6Ojp9fX19fX19fX19fX19fX19fX19fX19fX19fX19fX"
             "19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX19fX06OgEVOjo6"
             "Okw6Ojo6FxEAAABESUNN/wD/") << QStringLiteral("DICOM signature");
+        // fuzz_image (malloc limit 256 MB): no chunk header after "WEBP", so libwebp reads a bare
+        // VP8L bitstream there, 6940 x 11373 pixels; the size check knew only the three chunks.
+        QTest::newRow("fuzz webp bare bitstream") << QByteArray::fromBase64(
+            "UklGRh4AAABXRUJQLxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsCQFsAB1DkelSh/4H//wAAYb"
+            "AAOQI3//////////////////iIfw==") << tooLarge;
         QTest::newRow("pgm dicom") << [] {
             QByteArray pgm = "P5\n16 16\n255\n" + QByteArray(256, '\x40');
             pgm.replace(128, 4, "DICM");
