@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/image_decode_header.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include <cstdint>
@@ -38,26 +39,38 @@ std::optional<QSize> pnmSize(const QByteArray& bytes)
     return sizeOf(quint32(header->width), quint32(header->height));
 }
 
-// Markers from SOI on: each segment is FF xx and a big-endian length; a start-of-frame
-// (C0..CF except DHT C4, JPG C8, DAC CC) holds precision, height, width.
+// The first start-of-frame (C0..CF except DHT C4, JPG C8, DAC CC: precision, height, width),
+// found the way libjpeg's next_marker finds markers, since that is where OpenCV's decoder takes
+// the size from: bytes other than FF before a marker are skipped (a "Corrupt JPEG data:
+// extraneous bytes" warning, not an error), so are FF fill bytes and stuffed FF 00 pairs; RSTn
+// and TEM stand alone; any other segment is skipped by its length, and a length below 2 skips
+// only the length itself (libjpeg's skip_variable). Stopping at the first byte that was not FF,
+// as this did before, let a frame after such bytes through unchecked. SOI, EOI or SOS before a
+// frame end the search: libjpeg refuses those files.
 std::optional<QSize> jpegSize(const QByteArray& bytes)
 {
+    const qsizetype size = bytes.size();
+    auto byte = [&](qsizetype at) { return std::uint8_t(bytes.at(at)); };
     qsizetype at = 2;
-    while (at + 4 <= bytes.size()) {
-        if (std::uint8_t(bytes.at(at)) != 0xFF)
-            return std::nullopt;
-        const auto marker = std::uint8_t(bytes.at(at + 1));
-        if (marker == 0xFF) { // fill byte
+    while (at < size) {
+        while (at < size && byte(at) != 0xFF)
             ++at;
-            continue;
-        }
-        const std::optional<quint32> length = readUnsigned(bytes, at + 2, 2, true);
-        if (!length || *length < 2)
+        while (at < size && byte(at) == 0xFF)
+            ++at;
+        if (at >= size)
+            return std::nullopt;
+        const std::uint8_t marker = byte(at++);
+        if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7))
+            continue; // a stuffed zero, TEM, RSTn: no length
+        if (marker == 0xD8 || marker == 0xD9 || marker == 0xDA)
             return std::nullopt;
         if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC)
             return sizeOf(
-                readUnsigned(bytes, at + 7, 2, true), readUnsigned(bytes, at + 5, 2, true));
-        at += 2 + qsizetype(*length);
+                readUnsigned(bytes, at + 5, 2, true), readUnsigned(bytes, at + 3, 2, true));
+        const std::optional<quint32> length = readUnsigned(bytes, at, 2, true);
+        if (!length)
+            return std::nullopt;
+        at += std::max<qsizetype>(2, qsizetype(*length));
     }
     return std::nullopt;
 }
@@ -108,8 +121,13 @@ std::optional<QSize> webpSize(const QByteArray& bytes)
     return w && h ? sizeOf(*w & 0x3FFF, *h & 0x3FFF) : std::nullopt;
 }
 
-// The first image file directory: 12-byte entries of tag, type, count, value; ImageWidth (256)
-// and ImageLength (257) are SHORT (3) or LONG (4).
+// The first image file directory: 12-byte entries of tag, type, count, value, with ImageWidth
+// (256) and ImageLength (257). The spec gives them SHORT (3) or LONG (4), but libtiff takes any
+// integer type (TIFFReadDirEntryLong: BYTE, SHORT, LONG, their signed forms, and LONG8 and
+// SLONG8, stored at an offset in a classic file) and the first of duplicated entries: a width
+// of type SLONG made OpenCV allocate a 30000 x 30000 image past the pixel limit, and duplicates
+// could disagree. So each size is the largest of its entries of any integer type (a signed one
+// read as unsigned, so a negative one is huge and refused).
 std::optional<QSize> tiffSize(const QByteArray& bytes)
 {
     const bool big = bytes.at(0) == 'M';
@@ -119,6 +137,32 @@ std::optional<QSize> tiffSize(const QByteArray& bytes)
     const std::optional<quint32> entries = readUnsigned(bytes, qsizetype(*ifd), 2, big);
     if (!entries)
         return std::nullopt;
+    auto entryValue = [&](qsizetype at, quint32 type) -> std::optional<quint32> {
+        switch (type) {
+        case 1: // BYTE
+        case 6: // SBYTE
+            return readUnsigned(bytes, at + 8, 1, big);
+        case 3: // SHORT
+        case 8: // SSHORT
+            return readUnsigned(bytes, at + 8, 2, big);
+        case 4: // LONG
+        case 9: // SLONG
+            return readUnsigned(bytes, at + 8, 4, big);
+        case 16: // LONG8
+        case 17: { // SLONG8: 8 bytes at the offset the entry holds
+            const std::optional<quint32> offset = readUnsigned(bytes, at + 8, 4, big);
+            if (!offset)
+                return std::nullopt;
+            const auto high = readUnsigned(bytes, qsizetype(*offset) + (big ? 0 : 4), 4, big);
+            const auto low = readUnsigned(bytes, qsizetype(*offset) + (big ? 4 : 0), 4, big);
+            if (!high || !low)
+                return std::nullopt;
+            return *high != 0 ? 0xFFFFFFFFu : *low;
+        }
+        default:
+            return std::nullopt;
+        }
+    };
     std::optional<quint32> width, height;
     for (quint32 e = 0; e < *entries; ++e) {
         const qsizetype at = qsizetype(*ifd) + 2 + qsizetype(e) * 12;
@@ -126,10 +170,13 @@ std::optional<QSize> tiffSize(const QByteArray& bytes)
                    type = readUnsigned(bytes, at + 2, 2, big);
         if (!tag || !type)
             break;
-        if ((*tag != 256 && *tag != 257) || (*type != 3 && *type != 4))
+        if (*tag != 256 && *tag != 257)
             continue;
-        const std::optional<quint32> value = readUnsigned(bytes, at + 8, *type == 3 ? 2 : 4, big);
-        (*tag == 256 ? width : height) = value;
+        const std::optional<quint32> value = entryValue(at, *type);
+        if (!value)
+            continue;
+        std::optional<quint32>& size = *tag == 256 ? width : height;
+        size = std::max(size.value_or(0), *value);
     }
     return sizeOf(width, height);
 }

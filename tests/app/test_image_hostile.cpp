@@ -46,7 +46,8 @@ QByteArray pngBomb()
     return png;
 }
 
-QByteArray jpegBomb()
+// `beforeFrame` goes just before the start-of-frame segment.
+QByteArray jpegBomb(const QByteArray& beforeFrame = {})
 {
     QByteArray jpeg = encoded("jpg");
     // The first start-of-frame marker (FF C0 or FF C2): height and width follow precision.
@@ -57,7 +58,7 @@ QByteArray jpegBomb()
     jpeg[sof + 6] = char(0xFF);
     jpeg[sof + 7] = char(0xFF);
     jpeg[sof + 8] = char(0xFF);
-    return jpeg;
+    return jpeg.insert(sof, beforeFrame);
 }
 
 QByteArray gifBomb()
@@ -87,6 +88,31 @@ QByteArray tiffBomb()
     return tiff;
 }
 
+QByteArray tiffEntry(std::uint16_t tag, std::uint16_t type, std::uint32_t value)
+{
+    QByteArray e(12, '\0');
+    putLittle(e, 0, tag, 2);
+    putLittle(e, 2, type, 2);
+    putLittle(e, 4, 1, 4);
+    putLittle(e, 8, value, type == 3 ? 2 : 4);
+    return e;
+}
+
+// A little-endian TIFF of 8-bit grey pixels whose ImageWidth and ImageLength entries are `sizes`,
+// then the fields libtiff needs before OpenCV allocates the image; `tail` follows the directory
+// (at byte 8 + 2 + 12 * entries + 4: 122 for two size entries).
+QByteArray tiffWith(const QList<QByteArray>& sizes, const QByteArray& tail = {})
+{
+    QList<QByteArray> entries = sizes;
+    entries << tiffEntry(258, 3, 8) << tiffEntry(259, 3, 1) << tiffEntry(262, 3, 1)
+            << tiffEntry(273, 4, 8) << tiffEntry(277, 3, 1) << tiffEntry(278, 4, 30000)
+            << tiffEntry(279, 4, 100);
+    QByteArray count(2, '\0');
+    putLittle(count, 0, std::uint32_t(entries.size()), 2);
+    return QByteArray("II*\0\x08\0\0\0", 8) + count + entries.join() + QByteArray(4, '\0') + tail
+        + QByteArray(100, '\0');
+}
+
 QByteArray webpBomb()
 {
     QByteArray webp("RIFF\0\0\0\0WEBPVP8X", 16);
@@ -113,10 +139,30 @@ private Q_SLOTS:
         QTest::newRow("zeros") << QByteArray(64, '\0') << QStringLiteral("not an image");
         QTest::newRow("png bomb") << pngBomb() << tooLarge;
         QTest::newRow("jpeg bomb") << jpegBomb() << tooLarge;
+        // libjpeg skips bytes other than FF before a marker, RSTn has no length, and a segment
+        // length below 2 skips only itself: the size check stopped at each and let the frame
+        // after it through.
+        QTest::newRow("jpeg bomb after junk") << jpegBomb("junk") << tooLarge;
+        QTest::newRow("jpeg bomb after RST0") << jpegBomb("\xFF\xD0") << tooLarge;
+        QTest::newRow("jpeg bomb after short segment")
+            << jpegBomb(QByteArray("\xFF\xE1\x00\x00", 4)) << tooLarge;
         QTest::newRow("gif bomb") << gifBomb() << tooLarge;
         QTest::newRow("bmp bomb") << bmpBomb() << tooLarge;
         QTest::newRow("tiff bomb") << tiffBomb() << tooLarge;
         QTest::newRow("webp bomb") << webpBomb() << tooLarge;
+        // libtiff takes any integer type for the sizes, and the first of duplicated entries; a
+        // check that knew only SHORT and LONG let OpenCV allocate 900 MB for the first of these.
+        QTest::newRow("tiff slong sizes")
+            << tiffWith({ tiffEntry(256, 9, 30000), tiffEntry(257, 9, 30000) }) << tooLarge;
+        QTest::newRow("tiff duplicate width") << tiffWith(
+            { tiffEntry(256, 4, 30000), tiffEntry(256, 3, 10), tiffEntry(257, 4, 30000) })
+                                              << tooLarge;
+        // LONG8: the 8-byte value sits at an offset (here just after the directory, byte 122).
+        QTest::newRow("tiff long8 sizes") << [] {
+            QByteArray value(8, '\0');
+            putLittle(value, 0, 30000, 4);
+            return tiffWith({ tiffEntry(256, 16, 122), tiffEntry(257, 16, 122) }, value);
+        }() << tooLarge;
         QTest::newRow("png cut") << encoded("png").chopped(20) << QStringLiteral("truncated");
         QTest::newRow("jpeg cut") << encoded("jpg").chopped(40) << QStringLiteral("truncated");
         QTest::newRow("pgm cut") << encoded("pgm").chopped(3) << QStringLiteral("truncated");
