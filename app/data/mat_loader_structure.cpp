@@ -29,11 +29,12 @@ struct V4Header {
         static constexpr std::array<int, 6> kBytes { 8, 4, 4, 2, 2, 1 };
         return kBytes[std::size_t(type / 10 % 10)];
     }
-    // M must name the byte order the header was read in. matio reads the type word in the order
-    // it has, then switches to the one M names for the other four words: a little-endian 1000
-    // (M = 1) made it read this header's name length 0x7F as 0x7F000000 and allocate 2 GB
-    // (fuzz_mat, CI). In the other order such a word is never a valid type (both readings are
-    // below 2000 only for 0), so matio either reads what this check read or gives up.
+    // M must name the byte order the header was read in. matio (Mat_VarReadNextInfo4) takes the
+    // type word as stored when it is 0..4052 and byte-swapped otherwise, then reads the other
+    // four words in the order M names: a little-endian 1000 (M = 1) made it read this header's
+    // name length 0x7F as 0x7F000000 and allocate 2 GB (fuzz_mat, CI). A word read one way as
+    // 0..4052 is never below 2000 the other way (unless it is 0), so matio either reads what
+    // this check read or gives up.
     bool valid(bool bigEndian) const
     {
         return type >= 0 && type / 1000 == (bigEndian ? 1 : 0) && type / 100 % 10 == 0
