@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/baselines.h"
 
+#include "core/symmetric_product.h"
 #include "core/update.h"
 #include "methods/registry.h"
 
 #include <Eigen/Eigenvalues>
-#include <Spectra/MatOp/DenseSymMatProd.h>
 #include <Spectra/SymEigsSolver.h>
 
 #include <array>
@@ -147,8 +147,9 @@ Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats
     const Eigen::Index subspace
         = std::min<Eigen::Index>(p, std::max<Eigen::Index>(2 * rank + 1, rank + 20));
     if (p >= kLanczosFrom && 2 * subspace <= p) {
-        Spectra::DenseSymMatProd<double> op(C);
-        Spectra::SymEigsSolver<Spectra::DenseSymMatProd<double>> eigs(op, rank, subspace);
+        // The products on both threads from order 256 on (core/symmetric_product.h).
+        SymmetricLowerProduct op(C);
+        Spectra::SymEigsSolver<SymmetricLowerProduct> eigs(op, rank, subspace);
         eigs.init(); // Spectra's fixed start: the result is reproducible
         eigs.compute(Spectra::SortRule::LargestAlge, 1000, 1e-10);
         if (eigs.info() == Spectra::CompInfo::Successful) {

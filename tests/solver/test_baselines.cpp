@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The baselines (k-means on raw data, PCA) and the labelled-subset draw of semi-supervised runs.
 #include "core/openmp.h"
+#include "core/symmetric_product.h"
 #include "experiment/labeled_subset.h"
 #include "experiment/run.h"
 #include "method_checks.h"
@@ -11,6 +12,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <limits>
 #include <map>
 
 using namespace facet;
@@ -87,6 +89,53 @@ private slots:
         QVERIFY(!stats.lanczos);
         QCOMPARE(wide.basis.cols(), 40);
         QVERIFY((wide.basis.transpose() * wide.basis - Matrix::Identity(40, 40)).norm() < 1e-9);
+    }
+    void symmetricLowerProduct_data()
+    {
+        QTest::addColumn<int>("p");
+        // Below kTwoPartsFrom (Eigen's product); at it; whole groups of 4 columns and 8 rows;
+        // a part ending between groups, columns left over (1031 = 4 * 257 + 3) and tail rows.
+        QTest::newRow("one part") << 255;
+        QTest::newRow("two parts, from 256") << 256;
+        QTest::newRow("two parts, 300") << 300;
+        QTest::newRow("two parts, 1031") << 1031;
+    }
+    void symmetricLowerProduct()
+    {
+        // PCA's Lanczos products (core/symmetric_product.h) against Eigen's selfadjoint
+        // product, with the upper triangle NaN: it must not be read. The same bits on 1, 2
+        // and 3 threads.
+        QFETCH(int, p);
+        Rng rng(7);
+        Eigen::MatrixXd C
+            = rng.uniformMatrix(p, p).cast<double>() - Eigen::MatrixXd::Constant(p, p, 0.5);
+        const Eigen::VectorXd x = rng.uniformMatrix(p, 1).cast<double>();
+        const Eigen::VectorXd expected = C.selfadjointView<Eigen::Lower>() * x;
+        C.triangularView<Eigen::StrictlyUpper>().setConstant(
+            std::numeric_limits<double>::quiet_NaN());
+        const SymmetricLowerProduct op(C);
+        QCOMPARE(op.rows(), Eigen::Index(p));
+        if (p >= SymmetricLowerProduct::kTwoPartsFrom) {
+            // Two parts of about half the triangle's entries each.
+            const Eigen::Index s = op.split();
+            QVERIFY(s > 0 && s < p);
+            const double first = double(s) * double(p) - double(s) * double(s - 1) / 2;
+            QVERIFY(std::abs(first / (double(p) * double(p + 1) / 2) - 0.5) < 0.02);
+        } else {
+            QCOMPARE(op.split(), Eigen::Index(p));
+        }
+        Eigen::VectorXd y(p);
+        op.perform_op(x.data(), y.data());
+        QVERIFY(y.allFinite());
+        QVERIFY((y - expected).norm() <= 1e-13 * expected.norm());
+        const int threads = omp::maxThreads();
+        for (const int t : { 1, 2, 3 }) {
+            omp::setThreads(t);
+            Eigen::VectorXd again(p);
+            op.perform_op(x.data(), again.data());
+            omp::setThreads(threads);
+            QVERIFY(again == y);
+        }
     }
     void pcaGramPaths_data()
     {
