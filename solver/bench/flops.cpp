@@ -119,8 +119,11 @@ IterationCost kmeansCost(double m, double n, double k, double fresh, double upda
 //             p = 1024; not counted); with the mean's sums mn; the p x p accumulator read and
 //             written once per slab of 2048 along q
 //   centring: 4p^2 (m <= n: C - n mu mu^T; m > n: G 1, and G - X^T mu 1^T - 1 mu^T X + mu^T mu)
-//   eigen:    Lanczos: per product with the p x p matrix (read in double) 2p^2, and its
-//             orthogonalization against the subspace 4p ncv; per restart V Q 2p ncv^2. The full
+//   eigen:    Lanczos: per product with the p x p matrix 2p^2, reading its lower triangle
+//             p(p+1)/2 (in double; core/symmetric_product.h, as Eigen's selfadjoint product did),
+//             and its orthogonalization against the subspace 4p ncv; per restart V Q 2p ncv^2.
+//             Until 24 November each product was counted as reading the whole p x p matrix,
+//             which doubled this term and, on COIL-20, made the byte time the limit. The full
 //             decomposition instead: 9p^3 (Golub & Van Loan 8.3, eigenvectors accumulated)
 //   scores:   m <= n: X^T U 2mnk and 1 (mu^T U) nk; m > n: X [E 1/n] 2mn(k+1), G E 2p^2 k
 //   X is read twice (the Gram matrix, then the scores or U).
@@ -138,7 +141,7 @@ IterationCost pcaCost(const PcaCostInputs& in)
         const double ncv = double(in.subspace), products = double(in.products);
         cost.flops
             += products * (2 * p * p + 4 * p * ncv) + double(in.restarts) * 2 * p * ncv * ncv;
-        cost.bytes += products * p * p * 8;
+        cost.bytes += products * p * (p + 1) / 2 * 8;
     } else {
         cost.flops += 9 * p * p * p;
         cost.bytes += 4 * p * p * 8;
