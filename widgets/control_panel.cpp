@@ -80,8 +80,6 @@ ControlPanel::ControlPanel(QWidget* parent)
     for (double tol : { 1e-3, 1e-4, 1e-5, 1e-6, 1e-7 })
         m_tolerance->addItem(QString::number(tol, 'g', 1), tol);
     m_tolerance->addItem(tr("0 (run to the limit)"), 0.0);
-    m_tolerance->setToolTip(tr("Stop when the objective fell by less than this fraction over the "
-                               "last 10 iterations"));
     setTolerance(1e-5);
     m_seed->setObjectName(QStringLiteral("seedSpin"));
     m_seed->setRange(0, std::numeric_limits<int>::max());
@@ -269,12 +267,18 @@ void ControlPanel::setState(bool running, bool canRun)
     m_canRun = canRun;
     m_run->setEnabled(!running && canRun);
     m_cancel->setEnabled(running);
-    const bool locked = running && !m_autoRerun->isChecked();
+    updateEnabled();
+}
+
+void ControlPanel::updateEnabled()
+{
+    const bool locked = m_running && !m_autoRerun->isChecked();
     for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_rank),
-             static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance),
              static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_normalize),
              static_cast<QWidget*>(m_params) })
         option->setEnabled(!locked);
+    for (QWidget* limit : { static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance) })
+        limit->setEnabled(!locked && m_iterationLimit);
 }
 
 SampleNormalization ControlPanel::sampleNormalization() const
@@ -334,6 +338,19 @@ void ControlPanel::setProgress(int iteration, int maxIterations)
     m_progress->setFormat(tr("%1 / %2 iterations").arg(iteration).arg(maxIterations));
 }
 
+void ControlPanel::setBusy()
+{
+    m_progress->setRange(0, 0);
+    m_progress->setFormat(tr("running"));
+}
+
+void ControlPanel::setDone(const QString& text)
+{
+    m_progress->setRange(0, 1);
+    m_progress->setValue(1);
+    m_progress->setFormat(text);
+}
+
 void ControlPanel::resetProgress()
 {
     m_progress->setRange(0, 1);
@@ -362,10 +379,20 @@ void ControlPanel::onMethodChanged()
         m_otherIterations = shown;
     }
     m_maxIterLabel->setText(outer ? tr("Outer &iterations:") : tr("Max &iterations:"));
-    m_maxIter->setToolTip(outer
+    const QString stopsAlone = method() == u"pca"
+        ? tr("PCA is one solve: there are no iterations to limit")
+        : tr("k-means stops when no sample changes cluster (at most 100 rounds per start)");
+    m_iterationLimit = stopsByIterationLimit(method());
+    m_maxIter->setToolTip(!m_iterationLimit ? stopsAlone
+            : outer
             ? tr("CF_OGL runs this many outer iterations, each of them inner LCCF steps, the "
                  "eigenvectors of L_Q, the Q step and the beta rule (default 30)")
             : tr("Stop after this many iterations even when not converged"));
+    m_tolerance->setToolTip(!m_iterationLimit
+            ? stopsAlone
+            : tr("Stop when the objective fell by less than this fraction over the last 10 "
+                 "iterations"));
+    updateEnabled();
 }
 
 int ControlPanel::iterationsFor(bool outer) const

@@ -70,6 +70,9 @@ public:
     // option is how the user steers the run). canRun: a dataset is loaded.
     void setState(bool running, bool canRun);
     void setProgress(int iteration, int maxIterations);
+    // A run with no iteration count to show (the baselines): a busy bar, then `text` on a full one.
+    void setBusy();
+    void setDone(const QString& text);
     void resetProgress();
 
     QPushButton* runButton() const { return m_run; }
@@ -88,6 +91,8 @@ Q_SIGNALS:
 
 private:
     void onMethodChanged();
+    // Enables the options for the run state and the method (setState, onMethodChanged).
+    void updateEnabled();
     int iterationsFor(bool outer) const;
     void setIterationsFor(bool outer, int iterations);
 
@@ -113,6 +118,7 @@ private:
     // spin box shows the current kind, this holds the other.
     bool m_outerIterations = false;
     int m_otherIterations = 0;
+    bool m_iterationLimit = true; // the method stops by Max iterations and Tolerance
 };
 
 } // namespace facet

@@ -10,6 +10,7 @@
 #include "dataset_inspector.h"
 #include "experiment_view.h"
 #include "jobs/solve_job.h"
+#include "method_parameters.h"
 #include "models/run_history_model.h"
 #include "parameter_history.h"
 #include "projection_view.h"
@@ -283,7 +284,10 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
     m_runClock.start();
     m_plot->beginRun(
         tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
-    m_controls->setProgress(0, m_runOptions.driver.maxIter);
+    if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
+        m_controls->setProgress(0, m_runOptions.driver.maxIter);
+    else
+        m_controls->setBusy(); // no iteration reports to count
     updateJobStatus(0);
     statusBar()->showMessage(tr("Running %1 with k = %2...")
                                  .arg(methodTitle(m_runOptions.method))
@@ -321,7 +325,9 @@ void MainWindow::updateJobStatus(int iteration)
         = tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank);
     const int limit = m_runOptions.driver.maxIter;
     if (iteration <= 0) {
-        m_jobStatus->setText(tr("%1: starting").arg(job));
+        m_jobStatus->setText(stopsByIterationLimit(QString::fromStdString(m_runOptions.method))
+                ? tr("%1: starting").arg(job)
+                : tr("%1: running").arg(job));
         return;
     }
     // Time per iteration so far, and the rest at that pace if the run goes to its limit (it may
@@ -344,7 +350,14 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     m_running = false;
     showResult(result, m_runOptions, m_runData);
     m_runs->addRun(makeRunRecord(m_runOptions, result, *m_runData, {}));
-    m_controls->setProgress(result.factorization.iterations, m_runOptions.driver.maxIter);
+    if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
+        m_controls->setProgress(result.factorization.iterations, m_runOptions.driver.maxIter);
+    else if (m_runOptions.method == "pca")
+        m_controls->setDone(tr("done: one solve"));
+    else
+        m_controls->setDone(result.factorization.iterations == 1
+                ? tr("done: 1 round")
+                : tr("done: %1 rounds").arg(result.factorization.iterations));
     updateJobStatus(0);
     statusBar()->showMessage(runStatusLine(result, m_runOptions));
     updateActions();

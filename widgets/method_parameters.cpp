@@ -80,4 +80,9 @@ bool iterationsAreOuterIterations(const QString& method)
     return method == u"cf-ogl";
 }
 
+bool stopsByIterationLimit(const QString& method)
+{
+    return method != u"kmeans" && method != u"pca";
+}
+
 } // namespace facet

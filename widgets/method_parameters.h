@@ -45,4 +45,9 @@ QString defaultInit(const QString& method);
 bool iterationsAreOuterIterations(const QString& method);
 inline constexpr int kDefaultOuterIterations = 30;
 
+// Whether the driver's iteration limit and tolerance stop the method: not for the baselines,
+// which run outside the driver (k-means stops when no sample changes cluster, at most 100 Lloyd
+// rounds per start; PCA is one solve), so the panel greys those two fields out for them.
+bool stopsByIterationLimit(const QString& method);
+
 } // namespace facet

@@ -16,8 +16,10 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -54,6 +56,7 @@ private Q_SLOTS:
     void autoRerunRestartsOnceAfterASliderDrag();
     void undoAndRedoParameterEdits();
     void statusBarShowsIterationAndEta();
+    void baselinesGreyOutTheIterationLimit();
     void sampleNormalizationFollowsTheCli();
     void overcompleteDemoOpensFromTheViewMenu();
     void eventLoopStaysResponsiveDuringASolve();
@@ -174,6 +177,50 @@ void TestExplorerControls::statusBarShowsIterationAndEta()
     QTest::keyClick(window.get(), Qt::Key_Escape);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
     QVERIFY(status->text().isEmpty());
+}
+
+// k-means and PCA run outside the driver: Max iterations and Tolerance do not stop them, so the
+// panel greys the two out (and restores them for a factorization), and the progress bar, which
+// gets no iteration reports from them, says when the run is done instead of "1 / 300".
+void TestExplorerControls::baselinesGreyOutTheIterationLimit()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    ControlPanel* controls = window->controlPanel();
+    auto* maxIter = controls->findChild<QSpinBox*>(QStringLiteral("maxIterSpin"));
+    auto* tolerance = controls->findChild<QComboBox*>(QStringLiteral("toleranceCombo"));
+    auto* rank = controls->findChild<QSpinBox*>(QStringLiteral("rankSpin"));
+    QVERIFY(maxIter && tolerance && rank);
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    struct Case {
+        const char* method;
+        bool limits;
+        const char* done;
+    };
+    for (const Case& c : { Case { "pca", false, "done: one solve" },
+             Case { "nmf", true, "/ 30 iterations" }, Case { "kmeans", false, "done: " } }) {
+        QVERIFY(controls->setMethod(QString::fromLatin1(c.method)));
+        controls->setRank(4);
+        if (c.limits) {
+            controls->setMaxIterations(30);
+            controls->setTolerance(0);
+        }
+        QCOMPARE(maxIter->isEnabled(), c.limits);
+        QCOMPARE(tolerance->isEnabled(), c.limits);
+        QVERIFY(rank->isEnabled());
+        if (!c.limits)
+            QVERIFY2(maxIter->toolTip().contains(QStringLiteral("PCA"))
+                    || maxIter->toolTip().contains(QStringLiteral("k-means")),
+                qPrintable(maxIter->toolTip()));
+        const int before = int(finished.count());
+        QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(int(finished.count()), before + 1, kRunTimeoutMs);
+        const QString text = controls->progressBar()->format();
+        QVERIFY2(text.contains(QString::fromLatin1(c.done)), qPrintable(text));
+        QCOMPARE(maxIter->isEnabled(), c.limits); // after the run's lock is lifted
+        if (QString::fromLatin1(c.method) == u"pca")
+            QVERIFY(window->grab().save(QStringLiteral("explorer_pca_limits.png")));
+    }
 }
 
 // METHODS.md 8 / facet-cli run --normalize auto: the CF family factorizes unit-norm samples, the
