@@ -214,6 +214,39 @@ private slots:
         verifyFixedPoint(X, result);
     }
 
+    // Non-negative points that are exactly 0 off their group's support (as COIL-20's black
+    // backgrounds): points move between the 12 clusters of 8 groups for many rounds, and the
+    // updated sums used to leave small negative residues (-3e-18 for seed 0) in centroid entries
+    // whose points are all 0. The kept centroids are the fresh means of their points:
+    // non-negative, and equal to the means summed here to within rounding.
+    void centroidsOfNonNegativePointsAreNonNegative()
+    {
+        for (const std::uint64_t seed : { 0u, 1u, 3u }) {
+            Rng rng(seed);
+            const Eigen::Index d = 64, N = 3000;
+            const Matrix values = rng.uniformMatrix(d, N);
+            const Matrix coins = rng.uniformMatrix(d, N);
+            Matrix X = Matrix::Zero(d, N);
+            for (Eigen::Index i = 0; i < N; ++i) {
+                const Eigen::Index group = i % 8;
+                for (Eigen::Index r = 0; r < d; ++r)
+                    if (r % 8 == group || (r % 8 == (group + 1) % 8 && coins(r, i) < 0.3))
+                        X(r, i) = values(r, i);
+            }
+            KMeansOptions options;
+            options.clusters = 12;
+            options.replicates = 3;
+            options.seed = seed;
+            const KMeansResult result = kmeans(X, options);
+            QVERIFY2(result.sumUpdates > 0, "no updated sums: the case does not test them");
+            QVERIFY2(result.centroids.minCoeff() >= 0,
+                qPrintable(QStringLiteral("seed %1: a centroid entry %2 < 0")
+                               .arg(seed)
+                               .arg(double(result.centroids.minCoeff()))));
+            verifyFixedPoint(X, result);
+        }
+    }
+
     void cosineSplitsByDirection()
     {
         // Ray A at 10 degrees with lengths in [0.1, 1], ray B at 80 degrees with lengths in
