@@ -70,7 +70,6 @@ ControlPanel::ControlPanel(QWidget* parent)
     // Not bounded by the dataset: the solver states the rule when a rank does not fit.
     m_rank->setRange(1, 100000);
     m_rank->setValue(10);
-    m_rank->setToolTip(tr("k, the number of basis images"));
     m_maxIter->setObjectName(QStringLiteral("maxIterSpin"));
     m_maxIter->setRange(1, 10000000);
     m_maxIter->setValue(300);
@@ -273,12 +272,18 @@ void ControlPanel::setState(bool running, bool canRun)
 void ControlPanel::updateEnabled()
 {
     const bool locked = m_running && !m_autoRerun->isChecked();
-    for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_rank),
-             static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_normalize),
-             static_cast<QWidget*>(m_params) })
+    for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_seed),
+             static_cast<QWidget*>(m_normalize), static_cast<QWidget*>(m_params) })
         option->setEnabled(!locked);
     for (QWidget* limit : { static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance) })
         limit->setEnabled(!locked && m_iterationLimit);
+    // k-means on a labelled set finds one cluster per class (runClusters), not k.
+    const bool classesSetK = m_labels && method() == u"kmeans";
+    m_rank->setEnabled(!locked && !classesSetK);
+    m_rank->setToolTip(classesSetK
+            ? tr("k-means finds one cluster per class of the loaded dataset, as the evaluation "
+                 "protocol and facet-cli run do; k applies to sets without labels")
+            : tr("k, the number of basis images"));
 }
 
 SampleNormalization ControlPanel::sampleNormalization() const
@@ -360,7 +365,9 @@ void ControlPanel::resetProgress()
 
 void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName)
 {
+    m_labels = available;
     m_params->setLabelsAvailable(available, datasetName);
+    updateEnabled();
 }
 
 void ControlPanel::onMethodChanged()

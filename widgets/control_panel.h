@@ -119,6 +119,7 @@ private:
     bool m_outerIterations = false;
     int m_otherIterations = 0;
     bool m_iterationLimit = true; // the method stops by Max iterations and Tolerance
+    bool m_labels = false; // the loaded dataset has class labels
 };
 
 } // namespace facet

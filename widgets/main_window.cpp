@@ -279,6 +279,11 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
         return;
     }
     m_runOptions = options;
+    // k-means finds one cluster per class of a labelled set, whatever the rank says (facet-cli
+    // run does the same); its run records that k, so the titles, the run's name and the runs
+    // table say how many centroids the gallery shows.
+    if (m_runOptions.method == "kmeans")
+        m_runOptions.params.rank = runClusters(m_runOptions, m_dataset->labels);
     m_running = true;
     const quint64 runId = ++m_runId;
     m_runClock.start();

@@ -42,6 +42,12 @@ std::vector<int> clusterRepresentation(
     return kmeans(V.transpose(), km).labels;
 }
 
+int runClusters(const RunOptions& options, const std::vector<int>& truth)
+{
+    const int classes = truth.empty() ? 0 : int(std::set<int>(truth.begin(), truth.end()).size());
+    return options.clusters > 0 ? options.clusters : (classes > 0 ? classes : options.params.rank);
+}
+
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
     const SolveControl& control)
 {
@@ -53,9 +59,7 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
         (void)makeMethodFactory(options.method, X, options.params); // throws with the known names
 
     RunResult result;
-    const int classes = truth.empty() ? 0 : int(std::set<int>(truth.begin(), truth.end()).size());
-    result.clusters
-        = options.clusters > 0 ? options.clusters : (classes > 0 ? classes : options.params.rank);
+    result.clusters = runClusters(options, truth);
     const std::uint64_t clusterSeed = deriveSeed(options.driver.seed, kClusterSeedStream);
 
     MethodOptions params = options.params;

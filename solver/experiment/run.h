@@ -46,6 +46,10 @@ struct RunResult {
     double clusterSeconds = 0;
 };
 
+// The number of clusters a run finds (METHODS.md 4), which is also k-means' k: options.clusters
+// when set, else the number of classes in `truth`, else the rank.
+int runClusters(const RunOptions& options, const std::vector<int>& truth);
+
 // Factorizes X (m x n) and clusters the rows of V; AC/NMI against `truth` when it is not empty
 // (then it has n entries). Throws std::invalid_argument for bad options or data.
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,

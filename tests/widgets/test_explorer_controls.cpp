@@ -8,6 +8,7 @@
 #include "log_slider.h"
 #include "main_window.h"
 #include "main_window_fixture.h"
+#include "models/run_history_model.h"
 #include "overcomplete_demo.h"
 #include "parameter_history.h"
 #include "parameter_panel.h"
@@ -31,6 +32,7 @@
 #include <QtTest>
 
 #include <memory>
+#include <set>
 #include <thread>
 
 using namespace facet;
@@ -57,6 +59,7 @@ private Q_SLOTS:
     void undoAndRedoParameterEdits();
     void statusBarShowsIterationAndEta();
     void baselinesGreyOutTheIterationLimit();
+    void kMeansFindsOneClusterPerClass();
     void sampleNormalizationFollowsTheCli();
     void overcompleteDemoOpensFromTheViewMenu();
     void eventLoopStaysResponsiveDuringASolve();
@@ -221,6 +224,39 @@ void TestExplorerControls::baselinesGreyOutTheIterationLimit()
         if (QString::fromLatin1(c.method) == u"pca")
             QVERIFY(window->grab().save(QStringLiteral("explorer_pca_limits.png")));
     }
+}
+
+// On a labelled set k-means finds one cluster per class whatever Rank k says (runClusters, as
+// facet-cli run): the panel greys Rank k out for it, and the run records that k, so the run's
+// name and its basis agree with the centroids shown. Without labels k is the rank again.
+void TestExplorerControls::kMeansFindsOneClusterPerClass()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("builtin:gaussians")));
+    const std::vector<int>& labels = window->dataset()->labels;
+    const int classes = int(std::set<int>(labels.begin(), labels.end()).size());
+    QVERIFY(classes > 1);
+    ControlPanel* controls = window->controlPanel();
+    auto* rank = controls->findChild<QSpinBox*>(QStringLiteral("rankSpin"));
+    QVERIFY(rank);
+    QVERIFY(controls->setMethod(QStringLiteral("kmeans")));
+    controls->setRank(classes + 3);
+    QVERIFY(!rank->isEnabled());
+    QVERIFY2(rank->toolTip().contains(QStringLiteral("class")), qPrintable(rank->toolTip()));
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+    const RunRecord& run = window->runHistory()->run(window->runHistory()->rowCount() - 1);
+    QCOMPARE(run.options.params.rank, classes);
+    QVERIFY2(run.name.contains(QStringLiteral("k=%1").arg(classes)), qPrintable(run.name));
+    const auto result = finished.takeFirst().at(0).value<RunResult>();
+    QCOMPARE(int(result.factorization.basis.cols()), classes);
+    // Another method, and k-means without labels: Rank k counts again.
+    QVERIFY(controls->setMethod(QStringLiteral("nmf")));
+    QVERIFY(rank->isEnabled());
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    QVERIFY(controls->setMethod(QStringLiteral("kmeans")));
+    QVERIFY(rank->isEnabled());
 }
 
 // METHODS.md 8 / facet-cli run --normalize auto: the CF family factorizes unit-norm samples, the
