@@ -32,6 +32,7 @@ struct DoubleResult {
     double lloydSeconds = 0;
     int freshSumRounds = 0;
     std::int64_t sumUpdates = 0;
+    bool cancelled = false;
 };
 
 // The points as doubles: the single-precision build converts them, the double build reads them
@@ -397,7 +398,7 @@ double objectiveOf(const KRef& X, const std::vector<int>& labels, const KMatrix&
 // -1e-16 and 0, so the k-means baseline's "basis" of non-negative images had negative entries
 // (the explorer drew it on the signed colour map). One more pass over X per start, after rounds
 // that each read X once; like the seeding and the objective, outside lloydSeconds.
-DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng)
+DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng, const std::stop_token& stop)
 {
     DoubleResult result;
     result.centroids = seedPlusPlus(X, clusters, rng);
@@ -427,6 +428,10 @@ DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng)
         moved += filled;
         if (moved == 0 || result.iterations >= maxIter)
             break;
+        if (stop.stop_requested()) {
+            result.cancelled = true;
+            break;
+        }
     }
     result.lloydSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -452,9 +457,14 @@ KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
     for (int replicate = 0; replicate < options.replicates; ++replicate) {
         // Each replicate has its own stream, so replicate r can be re-run alone.
         Rng rng(deriveSeed(options.seed, std::uint64_t(replicate)));
-        DoubleResult candidate = lloyd(X, options.clusters, options.maxIter, rng);
+        DoubleResult candidate = lloyd(X, options.clusters, options.maxIter, rng, options.stop);
+        const bool cancelled = candidate.cancelled || options.stop.stop_requested();
         if (replicate == 0 || candidate.objective < best.objective)
             best = std::move(candidate);
+        if (cancelled) {
+            best.cancelled = true;
+            break;
+        }
     }
     KMeansResult result;
     result.labels = std::move(best.labels);
@@ -464,6 +474,7 @@ KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
     result.lloydSeconds = best.lloydSeconds;
     result.freshSumRounds = best.freshSumRounds;
     result.sumUpdates = best.sumUpdates;
+    result.cancelled = best.cancelled;
     return result;
 }
 

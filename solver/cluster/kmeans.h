@@ -4,6 +4,7 @@
 #include "core/types.h"
 
 #include <cstdint>
+#include <stop_token>
 #include <vector>
 
 namespace facet {
@@ -16,6 +17,10 @@ struct KMeansOptions {
     int maxIter = 100;
     bool cosine = false; // L2-normalize every point first (zero points stay zero)
     std::uint64_t seed = 0;
+    // Checked between Lloyd rounds: once requested, the start that is running stops after its
+    // round (its labels and centroids are still a consistent assignment and its means), no
+    // further start begins, and the best of the starts so far is returned, `cancelled` set.
+    std::stop_token stop;
 };
 
 struct KMeansResult {
@@ -32,6 +37,7 @@ struct KMeansResult {
     // flop count.
     int freshSumRounds = 0;
     std::int64_t sumUpdates = 0;
+    bool cancelled = false; // options.stop was requested before the last start ended
 };
 
 // points: d x N, one point per column. Throws std::invalid_argument when clusters < 1,

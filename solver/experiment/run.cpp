@@ -82,6 +82,7 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
         km.replicates = options.cluster.replicates;
         km.cosine = options.cluster.cosine;
         km.seed = clusterSeed;
+        km.stop = control.stop; // Cancel stops it between Lloyd rounds
         result.factorization = kmeansBaseline(X, km);
         // V is the k-means indicator: its argmax is the k-means assignment itself.
         result.predicted = clusterRepresentation(

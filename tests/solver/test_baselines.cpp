@@ -14,6 +14,7 @@
 
 #include <limits>
 #include <map>
+#include <stop_token>
 
 using namespace facet;
 using namespace facet::testing;
@@ -32,6 +33,28 @@ private slots:
         QCOMPARE(*r.ac, 1.0);
         QCOMPARE(r.factorization.basis.cols(), 4);
         QCOMPARE((r.factorization.V.rowwise().sum().array() == 1).count(), X.cols());
+    }
+    void kmeansBaselineStopsWhenCancelled()
+    {
+        // Cancel (SolveControl::stop) reaches k-means: it stops after the round that is running
+        // and starts no further replicate; the run reports Cancelled with a whole assignment.
+        std::vector<int> truth;
+        const Matrix X = blobs(6, 4, 25, truth, 1);
+        RunOptions o;
+        o.method = "kmeans";
+        o.cluster.replicates = 20;
+        std::stop_source source;
+        source.request_stop();
+        SolveControl control;
+        control.stop = source.get_token();
+        const RunResult r = runAndCluster(X, truth, o, control);
+        QCOMPARE(r.factorization.stopReason, StopReason::Cancelled);
+        QCOMPARE(r.factorization.iterations, 1);
+        QCOMPARE(r.factorization.basis.cols(), 4);
+        QVERIFY(r.factorization.basis.allFinite());
+        QCOMPARE((r.factorization.V.rowwise().sum().array() == 1).count(), X.cols());
+        const RunResult whole = runAndCluster(X, truth, o);
+        QCOMPARE(whole.factorization.stopReason, StopReason::Converged);
     }
     void pcaBothPathsAgree()
     {
