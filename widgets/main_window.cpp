@@ -359,6 +359,8 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
         m_controls->setProgress(result.factorization.iterations, m_runOptions.driver.maxIter);
     else if (m_runOptions.method == "pca")
         m_controls->setDone(tr("done: one solve"));
+    else if (result.factorization.stopReason == StopReason::Cancelled) // k-means, between rounds
+        m_controls->setDone(tr("cancelled after round %1").arg(result.factorization.iterations));
     else
         m_controls->setDone(result.factorization.iterations == 1
                 ? tr("done: 1 round")
