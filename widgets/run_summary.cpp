@@ -22,8 +22,8 @@ QString iterations(int n)
 
 double totalSeconds(const RunResult& result)
 {
-    return result.factorization.initSeconds + result.factorization.solveSeconds
-        + result.clusterSeconds;
+    return result.setupSeconds + result.factorization.initSeconds
+        + result.factorization.solveSeconds + result.clusterSeconds;
 }
 
 } // namespace

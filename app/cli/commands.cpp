@@ -120,6 +120,11 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
         err << "facet-cli: " << e.what() << Qt::endl;
         return kExitFailure;
     }
+    if (!result.cancelledDuring.empty()) {
+        err << "facet-cli: cancelled during " << QString::fromStdString(result.cancelledDuring)
+            << ", before the first iteration; nothing was written" << Qt::endl;
+        return kExitInterrupted;
+    }
 
     const QJsonObject report = runReport(data, options.dataset, options.run, result, timings);
     if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
@@ -142,8 +147,8 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
         << QString::fromLatin1(stopReasonName(f.stopReason)) << "), objective "
         << (f.history.empty() ? 0.0 : f.history.back()) << ", AC " << formatOptional(result.ac)
         << ", NMI " << formatOptional(result.nmi) << ", "
-        << QString::number(f.initSeconds + f.solveSeconds, 'f', 2) << " s -> " << options.jsonPath
-        << '\n';
+        << QString::number(result.setupSeconds + f.initSeconds + f.solveSeconds, 'f', 2) << " s -> "
+        << options.jsonPath << '\n';
     if (result.graphAc)
         out << "graph components (CF_OGL): AC " << formatOptional(result.graphAc) << ", NMI "
             << formatOptional(result.graphNmi) << '\n';

@@ -89,6 +89,7 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
             QJsonObject {
                 { u"load_s"_s, timings.loadSeconds },
                 { u"prepare_s"_s, timings.prepareSeconds },
+                { u"setup_s"_s, result.setupSeconds },
                 { u"solve_s"_s, f.initSeconds + f.solveSeconds },
                 { u"cluster_s"_s, result.clusterSeconds },
             } },

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/cli_options.h"
+#include "cli/commands.h" // kExitInterrupted
 #include "experiment/experiment_data.h"
 
 #include <QCoreApplication>
@@ -11,10 +12,6 @@
 #include <stop_token>
 
 namespace facet::cli {
-
-// Exit code of a sweep stopped by Ctrl+C (128 + SIGINT, the shell's convention): its finished
-// cells are saved and `--resume DIR` continues it.
-inline constexpr int kExitInterrupted = 130;
 
 // The application object for the command line (argv as main() gets it): `sweep` draws plots
 // with QCustomPlot and so gets a QApplication on the offscreen platform (unless

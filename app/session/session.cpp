@@ -49,7 +49,7 @@ RunRecord makeRunRecord(
     s.graphNmi = result.graphNmi;
     s.reconstructionError = result.reconstructionError;
     s.sparseness = result.sparseness;
-    s.seconds = f.initSeconds + f.solveSeconds + result.clusterSeconds;
+    s.seconds = result.setupSeconds + f.initSeconds + f.solveSeconds + result.clusterSeconds;
     r.history = f.history;
     r.segmentStarts = f.segmentStarts;
     r.predicted = result.predicted;

@@ -53,7 +53,11 @@ constexpr std::string_view stopReasonName(StopReason reason)
 
 struct SolveControl {
     std::function<void(const IterationReport&)> onIteration; // solver thread; keep it cheap
-    std::stop_token stop; // checked between iterations
+    std::stop_token stop; // checked between iterations, and between blocks of the long set-up
+    // Solver thread: a long set-up step begins before the first iteration (the neighbour search,
+    // a formed kernel, PCA), named as SetupCancelled would name it (core/cancellation.h); an
+    // empty name after such steps: the set-up is over and the iterations follow.
+    std::function<void(std::string_view stage)> onStage;
 };
 
 } // namespace facet

@@ -2,6 +2,7 @@
 #include "experiment/run.h"
 
 #include "cluster/kmeans.h"
+#include "core/cancellation.h"
 #include "experiment/labeled_subset.h"
 #include "methods/baselines.h"
 #include "metrics/clustering_metrics.h"
@@ -17,6 +18,45 @@ namespace facet {
 namespace {
 // Stream index of the clustering seed, apart from the replicate streams 0..R-1.
 constexpr std::uint64_t kClusterSeedStream = 1u << 20;
+
+// The method itself: result.factorization, and result.predicted for k-means (whose V is its own
+// assignment). The set-up sees the run's cancel through the method context.
+void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& params,
+    const SolveControl& control, std::uint64_t clusterSeed, RunResult& result)
+{
+    if (options.method == "kmeans") {
+        KMeansOptions km;
+        km.clusters = result.clusters;
+        km.replicates = options.cluster.replicates;
+        km.cosine = options.cluster.cosine;
+        km.seed = clusterSeed;
+        km.stop = control.stop; // Cancel stops it between Lloyd rounds
+        result.factorization = kmeansBaseline(X, km);
+        // V is the k-means indicator: its argmax is the k-means assignment itself.
+        result.predicted = clusterRepresentation(
+            result.factorization.V, result.clusters, { ClusterMode::ArgMax }, clusterSeed);
+    } else if (options.method == "pca") {
+        if (control.onStage)
+            control.onStage(kPcaStage);
+        result.factorization = pcaBaseline(X, params.rank, nullptr, control.stop);
+    } else {
+        MethodContext context;
+        context.stop = control.stop;
+        bool staged = false;
+        if (control.onStage)
+            context.onStage = [&](std::string_view stage) {
+                staged = true;
+                control.onStage(stage);
+            };
+        const auto setupStart = std::chrono::steady_clock::now();
+        const MethodFactory make = makeMethodFactory(options.method, X, params, context);
+        result.setupSeconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
+        if (staged)
+            control.onStage({}); // the set-up is over; the iterations follow
+        result.factorization = solve(make, options.driver, control);
+    }
+}
 } // namespace
 
 std::vector<int> clusterRepresentation(
@@ -75,25 +115,18 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
     }
     result.knownLabels = params.knownLabels;
 
-    bool clustered = false;
-    if (options.method == "kmeans") {
-        KMeansOptions km;
-        km.clusters = result.clusters;
-        km.replicates = options.cluster.replicates;
-        km.cosine = options.cluster.cosine;
-        km.seed = clusterSeed;
-        km.stop = control.stop; // Cancel stops it between Lloyd rounds
-        result.factorization = kmeansBaseline(X, km);
-        // V is the k-means indicator: its argmax is the k-means assignment itself.
-        result.predicted = clusterRepresentation(
-            result.factorization.V, result.clusters, { ClusterMode::ArgMax }, clusterSeed);
-        clustered = true;
-    } else if (options.method == "pca") {
-        result.factorization = pcaBaseline(X, params.rank);
-    } else {
-        const MethodFactory make = makeMethodFactory(options.method, X, params);
-        result.factorization = solve(make, options.driver, control);
+    try {
+        runMethod(X, options, params, control, clusterSeed, result);
+    } catch (const SetupCancelled& cancelled) {
+        // Cancel before the first iteration: no factors exist to report, and none are faked.
+        result.cancelledDuring = cancelled.stage();
+        result.factorization = Factorization {};
+        result.factorization.method = options.method;
+        result.factorization.stopReason = StopReason::Cancelled;
+        result.predicted.clear();
+        return result;
     }
+    const bool clustered = options.method == "kmeans";
     const Factorization& f = result.factorization;
 
     if (options.cluster.mode == ClusterMode::ArgMax && result.clusters > f.V.cols())

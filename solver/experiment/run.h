@@ -44,6 +44,13 @@ struct RunResult {
     double reconstructionError = 0; // ||X - basis V^T|| / ||X||
     double sparseness = 0; // Hoyer, of V
     double clusterSeconds = 0;
+    // The method's set-up before its driver starts (the kNN graph, a formed kernel, the CF
+    // family's shared pieces): Factorization::initSeconds counts only the starts.
+    double setupSeconds = 0;
+    // Set when Cancel came during the set-up, before any factors existed (the stage, as
+    // SetupCancelled names it: "the nearest-neighbour search"). The factorization then holds only
+    // the method's name and StopReason::Cancelled, and nothing is clustered or scored.
+    std::string cancelledDuring;
 };
 
 // The number of clusters a run finds (METHODS.md 4), which is also k-means' k: options.clusters
@@ -51,7 +58,9 @@ struct RunResult {
 int runClusters(const RunOptions& options, const std::vector<int>& truth);
 
 // Factorizes X (m x n) and clusters the rows of V; AC/NMI against `truth` when it is not empty
-// (then it has n entries). Throws std::invalid_argument for bad options or data.
+// (then it has n entries). Throws std::invalid_argument for bad options or data. A cancel is a
+// result: during the iterations, StopReason::Cancelled with the factors reached; during the
+// set-up, RunResult::cancelledDuring.
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
     const SolveControl& control = {});
 

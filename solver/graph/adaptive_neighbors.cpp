@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/adaptive_neighbors.h"
 
+#include "core/cancellation.h"
 #include "core/openmp.h"
 #include "core/update.h"
 
@@ -108,7 +109,7 @@ void selectNeighbors(const Search& s, Index i, CandidateList& list, NeighborTabl
 
 } // namespace
 
-NeighborTable nearestNeighborTable(MatrixCRef X, int count)
+NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_token& stop)
 {
     const Index n = X.cols();
     if (count < 1 || count > n - 1)
@@ -148,6 +149,8 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count)
             Matrix T; // X_I^T X_J
 #pragma omp for schedule(dynamic, 1)
             for (Index J = I; J < blocks; ++J) {
+                if (stop.stop_requested())
+                    continue; // abandoned below, after the region
                 const Index j0 = J * kTile, colsJ = std::min(kTile, n - j0);
                 T.noalias() = X.middleCols(i0, rowsI).transpose() * X.middleCols(j0, colsJ);
                 for (Index b = 0; b < colsJ; ++b) {
@@ -166,6 +169,7 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count)
                 }
             }
         }
+        throwIfStopped(stop, kNeighborSearchStage);
 #pragma omp parallel for schedule(static) num_threads(threads)
         for (Index a = 0; a < rowsI; ++a)
             for (const std::vector<CandidateList>& mine : own)
@@ -178,14 +182,14 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count)
     return table;
 }
 
-Graph adaptiveNeighborGraph(MatrixCRef X, int p)
+Graph adaptiveNeighborGraph(MatrixCRef X, int p, const std::stop_token& stop)
 {
     const Index n = X.cols();
     if (p < 1 || p > n - 1)
         throw std::invalid_argument("the neighbour count p must be in [1, n - 1] = [1, "
             + std::to_string(n - 1) + "], got " + std::to_string(p));
     const int count = int(std::min<Index>(p + 1, n - 1));
-    const NeighborTable table = nearestNeighborTable(X, count);
+    const NeighborTable table = nearestNeighborTable(X, count, stop);
     std::vector<Eigen::Triplet<Scalar, Index>> triplets;
     triplets.reserve(std::size_t(2 * p * n));
     for (Index i = 0; i < n; ++i) {

@@ -4,6 +4,8 @@
 #include "core/types.h"
 #include "graph/graph.h"
 
+#include <stop_token>
+
 namespace facet {
 
 // The `count` nearest neighbours of every column of X (m x n) by squared Euclidean distance,
@@ -13,12 +15,16 @@ namespace facet {
 // threshold), and every candidate within the rounding bound of the count-th smallest is
 // re-ranked by |x_i - x_j|^2 formed from the difference, so the result is that of a brute-force
 // search even with duplicate samples, on any number of threads. Shapes: count x n.
+// `stop` is checked between tiles: once set, the search throws SetupCancelled
+// (core/cancellation.h) with the stage kNeighborSearchStage.
 struct NeighborTable {
     Eigen::Matrix<Eigen::Index, Eigen::Dynamic, Eigen::Dynamic> index; // column i: i's neighbours
     Matrix squaredDistance; // column i: |x_i - x_j|^2 of those neighbours, non-decreasing
 };
 
-NeighborTable nearestNeighborTable(MatrixCRef X, int count);
+inline constexpr const char* kNeighborSearchStage = "the nearest-neighbour search";
+
+NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_token& stop = {});
 
 // METHODS.md section 3, the initial graph G of CF_OGL: adaptive-neighbour weights (Nie, Wang &
 // Huang, "Clustering and projected clustering with adaptive neighbors", KDD 2014; CLR, Nie et
@@ -31,7 +37,8 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count);
 // (p+1)-th neighbour and d_i,p+1 = d_ip is used (the farthest then gets weight 0 unless tied).
 // Then G <- (G + G^T)/2. Only positive weights are stored (each row keeps at least one: row i
 // of the unsymmetrized G sums to 1), no self-loops; degree = G 1.
-// Throws std::invalid_argument unless 1 <= p <= n - 1 and X is finite.
-Graph adaptiveNeighborGraph(MatrixCRef X, int p);
+// Throws std::invalid_argument unless 1 <= p <= n - 1 and X is finite; SetupCancelled when
+// `stop` is set during the neighbour search.
+Graph adaptiveNeighborGraph(MatrixCRef X, int p, const std::stop_token& stop = {});
 
 } // namespace facet

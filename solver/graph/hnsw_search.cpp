@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/hnsw_search.h"
 
+#include "core/cancellation.h"
 #include "core/update.h"
 
 #include <hnswlib/hnswlib.h>
@@ -43,7 +44,8 @@ void fillNeighbors(
 
 } // namespace
 
-NeighborTable approximateNeighborTable(MatrixCRef X, int count, const HnswParameters& parameters)
+NeighborTable approximateNeighborTable(
+    MatrixCRef X, int count, const HnswParameters& parameters, const std::stop_token& stop)
 {
     const Index n = X.cols();
     const Index m = X.rows();
@@ -69,6 +71,8 @@ NeighborTable approximateNeighborTable(MatrixCRef X, int count, const HnswParame
     // needs (never a float copy of X).
     FloatVector column(m);
     for (Index i = 0; i < n; ++i) {
+        if (i % 256 == 0)
+            throwIfStopped(stop, kNeighborSearchStage);
         column = X.col(i).cast<float>();
         index.addPoint(column.data(), static_cast<hnswlib::labeltype>(i));
     }
@@ -79,6 +83,8 @@ NeighborTable approximateNeighborTable(MatrixCRef X, int count, const HnswParame
         std::vector<Candidate> list;
 #pragma omp for schedule(dynamic, 64)
         for (Index i = 0; i < n; ++i) {
+            if (stop.stop_requested())
+                continue; // abandoned below, after the region
             try {
                 query = X.col(i).cast<float>();
                 auto hits = index.searchKnn(query.data(), static_cast<std::size_t>(count + 1));
@@ -94,6 +100,7 @@ NeighborTable approximateNeighborTable(MatrixCRef X, int count, const HnswParame
     }
     if (failure)
         std::rethrow_exception(failure);
+    throwIfStopped(stop, kNeighborSearchStage);
     return table;
 }
 

@@ -4,6 +4,7 @@
 #include "graph/adaptive_neighbors.h" // NeighborTable
 
 #include <cstdint>
+#include <stop_token>
 
 namespace facet {
 
@@ -26,9 +27,10 @@ struct HnswParameters {
 // (distance, index), so everything after the search matches the exact table's conventions.
 // Cost ~ n log n distance evaluations instead of the exact n^2; memory ~ n (4 m + 8 links)
 // bytes for the index, freed on return. Throws std::invalid_argument unless
-// 1 <= count <= n - 1 and X is finite.
-NeighborTable approximateNeighborTable(
-    MatrixCRef X, int count, const HnswParameters& parameters = {});
+// 1 <= count <= n - 1 and X is finite; SetupCancelled (kNeighborSearchStage) once `stop` is set,
+// which is checked every 256 insertions and between queries.
+NeighborTable approximateNeighborTable(MatrixCRef X, int count,
+    const HnswParameters& parameters = {}, const std::stop_token& stop = {});
 
 // Recall of an approximate table against the exact one: the fraction of the exact neighbour
 // pairs (i, j) that the approximate table also has, averaged over all samples. Both tables

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <vector>
 
 namespace facet {
@@ -35,6 +36,9 @@ struct KnnOptions {
     std::optional<double> heatT; // heat width t > 0; unset: meanPairwiseDistance(X, seed)
     std::uint64_t seed = 0; // draws the sample of the default heat width (and seeds the HNSW index)
     KnnSearch search = KnnSearch::Auto;
+    // Checked during the neighbour search (the long part): once set, buildKnnGraph throws
+    // SetupCancelled (core/cancellation.h).
+    std::stop_token stop;
 };
 
 // The sample size of meanPairwiseDistance().

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/baselines.h"
 
+#include "core/cancellation.h"
 #include "core/symmetric_product.h"
 #include "core/update.h"
 #include "methods/registry.h"
@@ -73,7 +74,8 @@ constexpr Eigen::Index kGramParts = 4;
 constexpr Eigen::Index kGramSplitFrom = 4 * kGramSlab; // 8192 samples
 
 template <typename Derived>
-Matrix lowerGramByDepth(const Eigen::MatrixBase<Derived>& A, Vector* rowSums)
+Matrix lowerGramByDepth(
+    const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std::stop_token& stop)
 {
     const Eigen::Index p = A.rows();
     const Eigen::Index q = A.cols();
@@ -85,13 +87,14 @@ Matrix lowerGramByDepth(const Eigen::MatrixBase<Derived>& A, Vector* rowSums)
         const Eigen::Index end = q * (t + 1) / kGramParts;
         parts[t] = Matrix::Zero(p, p);
         sums[t] = Vector::Zero(p);
-        for (Eigen::Index s = begin; s < end; s += kGramSlab) {
+        for (Eigen::Index s = begin; s < end && !stop.stop_requested(); s += kGramSlab) {
             const Eigen::Index w = std::min(kGramSlab, end - s);
             parts[t].template selfadjointView<Eigen::Lower>().rankUpdate(A.middleCols(s, w));
             if (rowSums)
                 sums[t] += A.middleCols(s, w).rowwise().sum();
         }
     }
+    throwIfStopped(stop, kPcaStage);
     for (Eigen::Index t = 1; t < kGramParts; ++t) {
         parts[0].template triangularView<Eigen::Lower>() += parts[t];
         sums[0] += sums[t];
@@ -102,13 +105,15 @@ Matrix lowerGramByDepth(const Eigen::MatrixBase<Derived>& A, Vector* rowSums)
 }
 
 // Lower triangle of A A^T (A p x q; the upper triangle is not the Gram's), and the row sums of
-// A added into `rowSums` while each slab is in cache.
-template <typename Derived> Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums)
+// A added into `rowSums` while each slab is in cache. `stop` is checked between slabs
+// (SetupCancelled).
+template <typename Derived>
+Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std::stop_token& stop)
 {
     const Eigen::Index p = A.rows();
     const Eigen::Index q = A.cols();
     if (q >= kGramSplitFrom)
-        return lowerGramByDepth(A, rowSums);
+        return lowerGramByDepth(A, rowSums, stop);
     Matrix C = Matrix::Zero(p, p);
     if (rowSums)
         *rowSums = Vector::Zero(p);
@@ -118,6 +123,7 @@ template <typename Derived> Matrix lowerGram(const Eigen::MatrixBase<Derived>& A
             tiles.emplace_back(I, J);
     const auto count = std::ptrdiff_t(tiles.size());
     for (Eigen::Index s = 0; s < q; s += kGramTileSlab) {
+        throwIfStopped(stop, kPcaStage);
         const Eigen::Index w = std::min(kGramTileSlab, q - s);
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1)
         for (std::ptrdiff_t t = 0; t < count; ++t) {
@@ -139,8 +145,32 @@ template <typename Derived> Matrix lowerGram(const Eigen::MatrixBase<Derived>& A
     return C;
 }
 
+// SymmetricLowerProduct that checks the stop token before each product, so Cancel ends
+// Lanczos within one product (SetupCancelled leaves Spectra's loop like any exception).
+class CancellableProduct {
+public:
+    using Scalar = double;
+    CancellableProduct(const SymmetricLowerProduct& product, const std::stop_token& stop)
+        : m_product(product)
+        , m_stop(stop)
+    {
+    }
+    Eigen::Index rows() const { return m_product.rows(); }
+    Eigen::Index cols() const { return m_product.cols(); }
+    void perform_op(const double* x_in, double* y_out) const
+    {
+        throwIfStopped(m_stop, kPcaStage);
+        m_product.perform_op(x_in, y_out);
+    }
+
+private:
+    const SymmetricLowerProduct& m_product;
+    std::stop_token m_stop;
+};
+
 // The `rank` leading eigenvectors of the symmetric C (lower triangle read), largest first.
-Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats& stats)
+Eigen::MatrixXd leadingEigenvectors(
+    const Eigen::MatrixXd& C, int rank, PcaStats& stats, const std::stop_token& stop)
 {
     const Eigen::Index p = C.rows();
     stats.order = p;
@@ -148,8 +178,9 @@ Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats
         = std::min<Eigen::Index>(p, std::max<Eigen::Index>(2 * rank + 1, rank + 20));
     if (p >= kLanczosFrom && 2 * subspace <= p) {
         // The products on both threads from order 256 on (core/symmetric_product.h).
-        SymmetricLowerProduct op(C);
-        Spectra::SymEigsSolver<SymmetricLowerProduct> eigs(op, rank, subspace);
+        const SymmetricLowerProduct product(C);
+        CancellableProduct op(product, stop);
+        Spectra::SymEigsSolver<CancellableProduct> eigs(op, rank, subspace);
         eigs.init(); // Spectra's fixed start: the result is reproducible
         eigs.compute(Spectra::SortRule::LargestAlge, 1000, 1e-10);
         if (eigs.info() == Spectra::CompInfo::Successful) {
@@ -169,7 +200,7 @@ Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats
 
 } // namespace
 
-Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut)
+Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std::stop_token& stop)
 {
     requireFinite(X);
     const Eigen::Index m = X.rows();
@@ -186,11 +217,11 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut)
     if (m <= n) {
         // C = Xc Xc^T = X X^T - n mu mu^T (m x m), without forming Xc; the mean comes from the
         // same pass over X. The scores Xc^T U = X^T U - 1 (mu^T U) are the second pass.
-        Matrix C = lowerGram(X, &mean);
+        Matrix C = lowerGram(X, &mean, stop);
         mean /= Scalar(n);
         C.noalias() -= Scalar(n) * mean * mean.transpose();
         centredNorm2 = double(C.diagonal().sum());
-        U = leadingEigenvectors(C.cast<double>(), rank, stats).cast<Scalar>();
+        U = leadingEigenvectors(C.cast<double>(), rank, stats, stop).cast<Scalar>();
         V.noalias() = X.transpose() * U;
         V.rowwise() -= mean.transpose() * U;
     } else {
@@ -198,7 +229,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut)
         // mu^T mu = 1^T X^T X 1 / n^2, so the centring reads X no more. For an eigenvector e_j
         // of G, u_j = Xc e_j / |Xc e_j| with |Xc e_j|^2 = e_j^T G e_j, and the scores are
         // Xc^T u_j = G e_j / |Xc e_j|: one more pass over X, for [Xc E, mu] together.
-        Matrix G = lowerGram(X.transpose(), nullptr);
+        Matrix G = lowerGram(X.transpose(), nullptr, stop);
         G = Matrix(G.selfadjointView<Eigen::Lower>());
         const Vector Xtmu = G.rowwise().sum() / Scalar(n);
         const Scalar mumu = Xtmu.sum() / Scalar(n);
@@ -206,7 +237,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut)
         G.rowwise() -= Xtmu.transpose();
         G.array() += mumu;
         centredNorm2 = double(G.diagonal().sum());
-        const Matrix E = leadingEigenvectors(G.cast<double>(), rank, stats).cast<Scalar>();
+        const Matrix E = leadingEigenvectors(G.cast<double>(), rank, stats, stop).cast<Scalar>();
         Matrix B(n, rank + 1);
         B << E, Vector::Constant(n, Scalar(1) / Scalar(n));
         const Matrix XB = X * B;

@@ -27,7 +27,12 @@ struct PcaStats {
 // centred n x n Gram matrix otherwise, whichever is smaller, formed as its lower triangle; from
 // order 64 on, when Lanczos' subspace (max(2k + 1, k + 20)) is at most half the order, only the
 // k leading eigenpairs are computed, else all of them. X is read twice. The history holds the
-// variance left out, ||Xc||^2 - ||V||^2.
-Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* stats = nullptr);
+// variance left out, ||Xc||^2 - ||V||^2. `stop` is checked between the Gram matrix's slabs and
+// before each Lanczos product: once set, pcaBaseline throws SetupCancelled (core/cancellation.h,
+// stage kPcaStage); the full decomposition of a small matrix (order below 64, or a rank near the
+// order) runs to its end.
+inline constexpr const char* kPcaStage = "PCA's covariance and eigenvectors";
+Factorization pcaBaseline(
+    MatrixCRef X, int rank, PcaStats* stats = nullptr, const std::stop_token& stop = {});
 
 } // namespace facet

@@ -28,7 +28,8 @@ std::shared_ptr<const CfFamilySetup> prepareCfFamily(
         setup->gram = context.gram;
     } else {
         // Not shared through the context, which holds the linear kernel for the other methods.
-        setup->gram = makeKernel(X, options, notes);
+        context.beginStage(kKernelStage);
+        setup->gram = makeKernel(X, options, notes, context.stop);
     }
 
     if (options.ncw && !rules.ncw) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Registry entries of lccf, gnmf, semignmf (METHODS.md 1.3, 1.6, 2.3).
 #include "core/update.h"
+#include "graph/adaptive_neighbors.h" // kNeighborSearchStage
 #include "graph/knn_graph.h"
 #include "methods/cf_family.h"
 #include "methods/gnmf.h"
@@ -36,6 +37,8 @@ std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, Meth
         knn.weight = o.weight;
         knn.heatT = o.heatT;
         knn.search = o.knnSearch;
+        knn.stop = context.stop;
+        context.beginStage(kNeighborSearchStage);
         context.graph = std::make_shared<const Graph>(buildKnnGraph(X, knn));
     }
     if (context.graph->size() != X.cols())

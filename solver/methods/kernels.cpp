@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/kernels.h"
 
+#include "core/cancellation.h"
 #include "core/huge_pages.h"
 #include "graph/knn_graph.h"
 
@@ -21,7 +22,7 @@ namespace {
 // formed it, so K inherits the symmetry the CF derivations assume. (Eigen's symmetric rank
 // update, used until 24 November, ran on one thread after zeroing all of G: at n = 20,000 it
 // and the mirroring were about half of a kernel method's 24 s set-up; issue 7.)
-Matrix innerProducts(MatrixCRef X)
+Matrix innerProducts(MatrixCRef X, const std::stop_token& stop)
 {
     const Eigen::Index n = X.cols();
     constexpr Eigen::Index kTile = 256;
@@ -34,6 +35,8 @@ Matrix innerProducts(MatrixCRef X)
     adviseHugePages(G); // read once or twice per iteration, like X
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::size_t t = 0; t < tiles.size(); ++t) {
+        if (stop.stop_requested())
+            continue; // abandoned below, after the region
         const auto [I, J] = tiles[t];
         const Eigen::Index i0 = I * kTile, rows = std::min(kTile, n - i0);
         const Eigen::Index j0 = J * kTile, cols = std::min(kTile, n - j0);
@@ -44,6 +47,7 @@ Matrix innerProducts(MatrixCRef X)
         else
             G.block(j0, i0, cols, rows) = tile.transpose();
     }
+    throwIfStopped(stop, kKernelStage);
     return G;
 }
 
@@ -77,7 +81,7 @@ void requireDenseFits(Eigen::Index n, int count, const std::string& what)
             + " bytes; use fewer samples or the linear kernel");
 }
 
-Matrix polynomialKernel(MatrixCRef X, double degree, double offset)
+Matrix polynomialKernel(MatrixCRef X, double degree, double offset, const std::stop_token& stop)
 {
     if (!(degree > 0) || !std::isfinite(degree))
         throw std::invalid_argument(
@@ -86,7 +90,7 @@ Matrix polynomialKernel(MatrixCRef X, double degree, double offset)
         throw std::invalid_argument(
             "the polynomial kernel needs a finite offset, got " + number(offset));
     requireDenseFits(X.cols(), 1, "the polynomial kernel");
-    Matrix K = innerProducts(X);
+    Matrix K = innerProducts(X, stop);
     K.array() += Scalar(offset);
     const bool integerDegree = degree == std::round(degree);
     if (!integerDegree && K.minCoeff() < 0)
@@ -105,14 +109,14 @@ Matrix polynomialKernel(MatrixCRef X, double degree, double offset)
     return K;
 }
 
-Matrix gaussianKernel(MatrixCRef X, double sigma)
+Matrix gaussianKernel(MatrixCRef X, double sigma, const std::stop_token& stop)
 {
     if (!(sigma > 0) || !std::isfinite(sigma))
         throw std::invalid_argument(
             "the gaussian kernel needs a finite sigma > 0, got " + number(sigma));
     requireDenseFits(X.cols(), 1, "the gaussian kernel");
     // |x_i - x_j|^2 = |x_i|^2 + |x_j|^2 - 2 x_i^T x_j, cut at 0 against cancellation.
-    Matrix K = innerProducts(X);
+    Matrix K = innerProducts(X, stop);
     const Vector norm2 = K.diagonal();
     const double scale = -1.0 / (2.0 * sigma * sigma);
     // The same expression for (i, j) and (j, i) (the sum of the norms commutes): K stays exactly
@@ -125,8 +129,8 @@ Matrix gaussianKernel(MatrixCRef X, double sigma)
     return K;
 }
 
-std::shared_ptr<const Gram> makeKernel(
-    MatrixCRef X, const MethodOptions& options, std::vector<std::string>& notes)
+std::shared_ptr<const Gram> makeKernel(MatrixCRef X, const MethodOptions& options,
+    std::vector<std::string>& notes, const std::stop_token& stop)
 {
     switch (options.kernel) {
     case KernelKind::Linear:
@@ -134,7 +138,7 @@ std::shared_ptr<const Gram> makeKernel(
     case KernelKind::Polynomial:
         notes.push_back("kernel: polynomial (x_i^T x_j + " + number(options.offset) + ")^"
             + number(options.degree) + "; the basis images X W are a pre-image approximation");
-        return Gram::fromMatrix(polynomialKernel(X, options.degree, options.offset));
+        return Gram::fromMatrix(polynomialKernel(X, options.degree, options.offset, stop));
     case KernelKind::Gaussian: {
         double sigma = 0;
         if (options.sigma) {
@@ -149,7 +153,7 @@ std::shared_ptr<const Gram> makeKernel(
         notes.push_back("kernel: gaussian, sigma = " + number(sigma)
             + (options.sigma ? "" : " (mean pairwise distance)")
             + "; the basis images X W are a pre-image approximation");
-        return Gram::fromMatrix(gaussianKernel(X, sigma));
+        return Gram::fromMatrix(gaussianKernel(X, sigma, stop));
     }
     }
     throw std::invalid_argument("unknown kernel");

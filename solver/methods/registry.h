@@ -67,6 +67,17 @@ const MethodInfo* findMethod(const std::string& name);
 struct MethodContext {
     std::shared_ptr<const Gram> gram; // linear kernel; created on demand when null
     std::shared_ptr<const Graph> graph; // kNN graph for the options' p/weight; built on demand
+    // The run's cancel: the long set-up (the neighbour searches, a formed kernel) checks it and
+    // throws SetupCancelled (core/cancellation.h) once it is set.
+    std::stop_token stop;
+    // Called as such a step begins, with its stage name (SolveControl::onStage); may be empty.
+    std::function<void(std::string_view stage)> onStage;
+
+    void beginStage(std::string_view stage) const
+    {
+        if (onStage)
+            onStage(stage);
+    }
 };
 
 // One entry of the method table: what the method is and how to make it. `make` validates the

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // facet-cli: argument parsing, and the real executable end to end on ORL and Swimmer.
 #include "cli/cli_options.h"
+#include "cli/commands.h"
 #include "cli_process.h"
 #include "test_data.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -103,7 +105,7 @@ private slots:
         const QStringList stops { u"converged"_s, u"max_iterations"_s };
         QVERIFY(stops.contains(o[u"stop_reason"_s].toString()));
         const QJsonObject timings = o[u"timings"_s].toObject();
-        for (const char* key : { "load_s", "prepare_s", "solve_s", "cluster_s" })
+        for (const char* key : { "load_s", "prepare_s", "setup_s", "solve_s", "cluster_s" })
             QVERIFY(timings[QLatin1String(key)].toDouble(-1) >= 0);
         QImage basis(png);
         QVERIFY(!basis.isNull());
@@ -124,6 +126,35 @@ private slots:
         // (METHODS.md 0), which the NMF runs' notes do not (classesSubset).
         QVERIFY(o[u"still_decreasing"_s].toBool());
         QVERIFY2(run.out.contains(u"try --init kmeans"_s), qPrintable(run.out));
+    }
+    // Ctrl+C before the first iteration (the stop token runRun gets from main's SIGINT handler,
+    // here set beforehand): during LCCF's neighbour search nothing is written and the exit code
+    // is 130; NMF, whose set-up has no stage to cancel, still writes its cancelled run.
+    void interruptDuringSetUpWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"c.json"_s);
+        std::stop_source stop;
+        stop.request_stop();
+        const auto run = [&](const QString& method, QString& err) {
+            const Result<CliOptions> options
+                = parseArguments({ u"run"_s, u"--dataset"_s, u"builtin:gaussians"_s, u"--method"_s,
+                    method, u"--rank"_s, u"3"_s, u"--json"_s, json });
+            if (!options)
+                return -1;
+            QString out;
+            QTextStream outStream(&out);
+            QTextStream errStream(&err);
+            return runRun(*options, outStream, errStream, stop.get_token());
+        };
+        QString err;
+        QCOMPARE(run(u"lccf"_s, err), kExitInterrupted);
+        QVERIFY2(err.contains(u"cancelled during the nearest-neighbour search"_s), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(json));
+        err.clear();
+        QCOMPARE(run(u"nmf"_s, err), kExitOk);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        QCOMPARE(readJson(json)[u"stop_reason"_s].toString(), u"cancelled"_s);
     }
     void classesSubset()
     {

@@ -5,6 +5,9 @@
 #include "core/random.h"
 #include "experiment/run.h"
 #include "experiment/summary.h"
+#include "graph/adaptive_neighbors.h"
+#include "methods/baselines.h"
+#include "methods/kernels.h"
 #include "test_printers.h"
 
 #include <QtTest>
@@ -160,6 +163,93 @@ private slots:
         std::stop_source stop;
         stop.request_stop();
         QVERIFY(!runCell({ X, labels }, smallExperiment(), { "nmf", 2, 0, 0 }, stop.get_token()));
+    }
+    // Cancel during the set-up (core/cancellation.h): the neighbour searches, a formed kernel and
+    // PCA's covariance stop at their next block, and runAndCluster reports a Cancelled run without
+    // factors, naming the stage, instead of throwing; the driver's methods keep their rule (a
+    // preset stop gives Cancelled with the start's finite factors).
+    void cancelDuringSetUp_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("kernel"); // KernelKind
+        QTest::addColumn<bool>("approximate"); // KnnSearch::Approximate
+        QTest::addColumn<QString>("stage"); // empty: the driver's cancel, with factors
+        const QString search = QString::fromLatin1(kNeighborSearchStage);
+        const QString kernel = QString::fromLatin1(kKernelStage);
+        const QString pca = QString::fromLatin1(kPcaStage);
+        const auto linear = int(KernelKind::Linear);
+        QTest::newRow("lccf, exact kNN") << "lccf" << 12 << 600 << linear << false << search;
+        QTest::newRow("lccf, HNSW") << "lccf" << 12 << 600 << linear << true << search;
+        QTest::newRow("gnmf") << "gnmf" << 12 << 600 << linear << false << search;
+        QTest::newRow("semignmf") << "semignmf" << 12 << 600 << linear << false << search;
+        QTest::newRow("cf-ogl, adaptive neighbours")
+            << "cf-ogl" << 12 << 600 << linear << false << search;
+        QTest::newRow("cf, gaussian kernel")
+            << "cf" << 12 << 600 << int(KernelKind::Gaussian) << false << kernel;
+        QTest::newRow("lcf, polynomial kernel")
+            << "lcf" << 12 << 600 << int(KernelKind::Polynomial) << false << kernel;
+        QTest::newRow("pca, m <= n") << "pca" << 12 << 600 << linear << false << pca;
+        QTest::newRow("pca, m > n") << "pca" << 600 << 120 << linear << false << pca;
+        QTest::newRow("pca, split by depth") << "pca" << 12 << 8200 << linear << false << pca;
+        QTest::newRow("nmf") << "nmf" << 12 << 600 << linear << false << QString();
+        QTest::newRow("cf") << "cf" << 12 << 600 << linear << false << QString();
+    }
+    void cancelDuringSetUp()
+    {
+        QFETCH(QString, method);
+        QFETCH(int, m);
+        QFETCH(int, n);
+        QFETCH(int, kernel);
+        QFETCH(bool, approximate);
+        QFETCH(QString, stage);
+        constexpr int kClasses = 4;
+        std::vector<int> labels;
+        const Matrix X = planted(m, kClasses, n / kClasses, labels, 11);
+        RunOptions options;
+        options.method = method.toStdString();
+        options.params.rank = kClasses;
+        options.params.kernel = KernelKind(kernel);
+        options.params.knnSearch = approximate ? KnnSearch::Approximate : KnnSearch::Exact;
+        options.labeledFraction = method == u"semignmf" ? 0.2 : 0;
+        options.driver.maxIter = 5;
+        std::stop_source stop;
+        stop.request_stop();
+        SolveControl control;
+        control.stop = stop.get_token();
+        const RunResult cancelled = runAndCluster(X, labels, options, control);
+        const Factorization& f = cancelled.factorization;
+        QCOMPARE(f.stopReason, StopReason::Cancelled);
+        QCOMPARE(QString::fromStdString(cancelled.cancelledDuring), stage);
+        if (stage.isEmpty()) {
+            QCOMPARE(f.V.rows(), Eigen::Index(X.cols()));
+            QVERIFY(f.V.allFinite() && f.basis.allFinite());
+            QCOMPARE(int(cancelled.predicted.size()), int(X.cols()));
+        } else {
+            QCOMPARE(f.method, options.method);
+            QCOMPARE(f.V.size(), Eigen::Index(0));
+            QCOMPARE(f.basis.size(), Eigen::Index(0));
+            QVERIFY(f.history.empty());
+            QVERIFY(cancelled.predicted.empty());
+            QVERIFY(!cancelled.ac && !cancelled.nmi);
+        }
+        // Without the cancel the same options run to the end: the stop, not the data, ended it.
+        // The stage was announced as it began (SolveControl::onStage), and its end before the
+        // iterations.
+        std::vector<std::string> stages;
+        SolveControl watch;
+        watch.onStage = [&stages](std::string_view name) { stages.emplace_back(name); };
+        const RunResult whole = runAndCluster(X, labels, options, watch);
+        std::vector<std::string> expected;
+        if (!stage.isEmpty())
+            expected.push_back(stage.toStdString());
+        if (!stage.isEmpty() && method != u"pca")
+            expected.emplace_back();
+        QVERIFY(stages == expected);
+        QVERIFY(whole.cancelledDuring.empty());
+        QVERIFY(whole.factorization.stopReason != StopReason::Cancelled);
+        QCOMPARE(int(whole.predicted.size()), int(X.cols()));
     }
     void subrunSelection()
     {
