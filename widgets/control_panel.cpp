@@ -343,10 +343,10 @@ void ControlPanel::setProgress(int iteration, int maxIterations)
     m_progress->setFormat(tr("%1 / %2 iterations").arg(iteration).arg(maxIterations));
 }
 
-void ControlPanel::setBusy()
+void ControlPanel::setBusy(const QString& text)
 {
     m_progress->setRange(0, 0);
-    m_progress->setFormat(tr("running"));
+    m_progress->setFormat(text.isEmpty() ? tr("running") : text);
 }
 
 void ControlPanel::setDone(const QString& text)
@@ -356,11 +356,16 @@ void ControlPanel::setDone(const QString& text)
     m_progress->setFormat(text);
 }
 
-void ControlPanel::resetProgress()
+void ControlPanel::setStopped(const QString& text)
 {
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setFormat(tr("idle"));
+    m_progress->setFormat(text);
+}
+
+void ControlPanel::resetProgress()
+{
+    setStopped(tr("idle"));
 }
 
 void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName)

@@ -71,8 +71,10 @@ public:
     void setState(bool running, bool canRun);
     void setProgress(int iteration, int maxIterations);
     // A run with no iteration count to show (the baselines): a busy bar, then `text` on a full one.
-    void setBusy();
+    void setBusy(const QString& text = {}); // text: what runs, "running" when empty
     void setDone(const QString& text);
+    // An empty bar reading `text`: the run ended before it had anything to count.
+    void setStopped(const QString& text);
     void resetProgress();
 
     QPushButton* runButton() const { return m_run; }

@@ -97,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_solveJob->moveToThread(m_solveThread);
     connect(m_solveThread, &QThread::finished, m_solveJob, &QObject::deleteLater);
     connect(m_solveJob, &SolveJob::progress, this, &MainWindow::onProgress);
+    connect(m_solveJob, &SolveJob::stageStarted, this, &MainWindow::onStage);
     connect(m_solveJob, &SolveJob::finished, this, &MainWindow::onFinished);
     connect(m_solveJob, &SolveJob::failed, this, &MainWindow::onFailed);
     m_solveThread->start();
@@ -285,6 +286,7 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
     if (m_runOptions.method == "kmeans")
         m_runOptions.params.rank = runClusters(m_runOptions, m_dataset->labels);
     m_running = true;
+    m_stage.clear();
     const quint64 runId = ++m_runId;
     m_runClock.start();
     m_plot->beginRun(
@@ -308,7 +310,7 @@ void MainWindow::cancelRun()
     if (!m_running)
         return;
     m_solveJob->cancel();
-    statusBar()->showMessage(tr("Cancelling after the current iteration..."));
+    statusBar()->showMessage(tr("Cancelling..."));
 }
 
 void MainWindow::onProgress(quint64 runId, const QList<IterationReport>& reports)
@@ -320,6 +322,22 @@ void MainWindow::onProgress(quint64 runId, const QList<IterationReport>& reports
     updateJobStatus(reports.back().iteration);
 }
 
+void MainWindow::onStage(quint64 runId, const QString& stage)
+{
+    if (runId != m_runId || !m_running)
+        return;
+    m_stage = stage;
+    if (stage.isEmpty())
+        m_runClock.start(); // the ETA counts the iterations, not the set-up before them
+    if (!stage.isEmpty())
+        m_controls->setBusy(stage);
+    else if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
+        m_controls->setProgress(0, m_runOptions.driver.maxIter);
+    else
+        m_controls->setBusy();
+    updateJobStatus(0);
+}
+
 void MainWindow::updateJobStatus(int iteration)
 {
     if (!m_running) {
@@ -329,6 +347,10 @@ void MainWindow::updateJobStatus(int iteration)
     const QString job
         = tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank);
     const int limit = m_runOptions.driver.maxIter;
+    if (iteration <= 0 && !m_stage.isEmpty()) {
+        m_jobStatus->setText(tr("%1: %2...").arg(job, m_stage));
+        return;
+    }
     if (iteration <= 0) {
         m_jobStatus->setText(stopsByIterationLimit(QString::fromStdString(m_runOptions.method))
                 ? tr("%1: starting").arg(job)
@@ -353,6 +375,19 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     if (runId != m_runId || !m_running)
         return;
     m_running = false;
+    if (!result.cancelledDuring.empty()) {
+        const QString stage = QString::fromStdString(result.cancelledDuring);
+        showLastGoodHistory();
+        m_controls->setStopped(tr("cancelled in set-up"));
+        updateJobStatus(0);
+        statusBar()->showMessage(m_result
+                ? tr("Cancelled during %1, before the first iteration; the last result is kept.")
+                      .arg(stage)
+                : tr("Cancelled during %1, before the first iteration.").arg(stage));
+        updateActions();
+        Q_EMIT runCancelledInSetup(stage);
+        return;
+    }
     showResult(result, m_runOptions, m_runData);
     m_runs->addRun(makeRunRecord(m_runOptions, result, *m_runData, {}));
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
@@ -360,7 +395,7 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     else if (m_runOptions.method == "pca")
         m_controls->setDone(tr("done: one solve"));
     else if (result.factorization.stopReason == StopReason::Cancelled) // k-means, between rounds
-        m_controls->setDone(tr("cancelled after round %1").arg(result.factorization.iterations));
+        m_controls->setDone(tr("cancelled: round %1").arg(result.factorization.iterations));
     else
         m_controls->setDone(result.factorization.iterations == 1
                 ? tr("done: 1 round")
@@ -398,7 +433,16 @@ void MainWindow::onFailed(quint64 runId, const QString& message)
     if (runId != m_runId || !m_running)
         return;
     m_running = false;
-    // The live plot showed the failed run; the views go back to the last good result.
+    showLastGoodHistory(); // the live plot showed the failed run
+    m_controls->resetProgress();
+    updateJobStatus(0);
+    updateActions();
+    showError(tr("The run failed"), message);
+    Q_EMIT runFailed(message);
+}
+
+void MainWindow::showLastGoodHistory()
+{
     if (m_result)
         m_plot->showHistory(m_result->factorization,
             tr("%1, k = %2 (last good run)")
@@ -406,11 +450,6 @@ void MainWindow::onFailed(quint64 runId, const QString& message)
                 .arg(m_resultOptions.params.rank));
     else
         m_plot->clear();
-    m_controls->resetProgress();
-    updateJobStatus(0);
-    updateActions();
-    showError(tr("The run failed"), message);
-    Q_EMIT runFailed(message);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

@@ -117,6 +117,9 @@ Q_SIGNALS:
     void datasetLoadFailed(const QString& message);
     void runStarted(quint64 runId);
     void runFinished(const facet::RunResult& result);
+    // Cancel came during the run's set-up (RunResult::cancelledDuring names `stage`): no factors,
+    // and the views keep the last good result.
+    void runCancelledInSetup(const QString& stage);
     void runFailed(const QString& message);
 
 protected:
@@ -157,8 +160,11 @@ private:
     void onDatasetLoaded(quint64 requestId, const OpenedDataset& opened);
     void onDatasetFailed(quint64 requestId, const DatasetRequest& request, const QString& message);
     void onProgress(quint64 runId, const QList<IterationReport>& reports);
+    void onStage(quint64 runId, const QString& stage);
     void onFinished(quint64 runId, const RunResult& result);
     void onFailed(quint64 runId, const QString& message);
+    // The convergence plot back on the last good result (after a run that left no factors).
+    void showLastGoodHistory();
 
     std::shared_ptr<const Dataset> m_dataset;
     DatasetRequest m_request; // of m_dataset
@@ -168,6 +174,7 @@ private:
     std::shared_ptr<const Dataset> m_normalizedData; // m_dataset with unit-norm samples
     const Dataset* m_normalizedFrom = nullptr;
     RunOptions m_resultOptions;
+    QString m_stage; // the set-up step the running job is in (SolveJob::stageStarted), or empty
     RunOptions m_runOptions; // of the run in progress, or the last one submitted
     quint64 m_runId = 0; // id of the run whose answers are wanted; others are stale
     bool m_running = false;

@@ -87,6 +87,11 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
             flush();
     };
 
+    control.onStage = [&](std::string_view stage) {
+        const QString name = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
+        handOff([&] { Q_EMIT stageStarted(runId, name); });
+    };
+
     try {
         if (!request.data)
             throw std::invalid_argument("no dataset is loaded");

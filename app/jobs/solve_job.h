@@ -55,6 +55,8 @@ Q_SIGNALS:
     void started(quint64 runId);
     // Iterations since the previous batch, in order.
     void progress(quint64 runId, const QList<facet::IterationReport>& reports);
+    // A long set-up step begins (SolveControl::onStage); empty: the set-up is over.
+    void stageStarted(quint64 runId, const QString& stage);
     void finished(quint64 runId, const facet::RunResult& result);
     void failed(quint64 runId, const QString& message);
 

@@ -27,6 +27,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void statusBarShowsIterationAndEta();
     void baselinesGreyOutTheIterationLimit();
     void kMeansFindsOneClusterPerClass();
+    void cancelDuringTheNeighbourSearchKeepsTheLastResult();
     void sampleNormalizationFollowsTheCli();
     void overcompleteDemoOpensFromTheViewMenu();
     void eventLoopStaysResponsiveDuringASolve();
@@ -257,6 +259,53 @@ void TestExplorerControls::kMeansFindsOneClusterPerClass()
     QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     QVERIFY(controls->setMethod(QStringLiteral("kmeans")));
     QVERIFY(rank->isEnabled());
+}
+
+// Cancel while LCCF builds its kNN graph (a set of 16,000 samples: the exact search takes about
+// 1.5 s on 2 cores, where Cancel comes as soon as the status bar names the search): the run ends
+// at once without factors, and every view keeps the previous result.
+void TestExplorerControls::cancelDuringTheNeighbourSearchKeepsTheLastResult()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("gen:16000x500")));
+    ControlPanel* controls = window->controlPanel();
+    QVERIFY(controls->setMethod(QStringLiteral("nmf")));
+    controls->setRank(5);
+    controls->setMaxIterations(3);
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+    QCOMPARE(window->runHistory()->rowCount(), 1);
+
+    QVERIFY(controls->setMethod(QStringLiteral("lccf")));
+    QSignalSpy cancelled(window.get(), &MainWindow::runCancelledInSetup);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    // The status bar names the step (SolveJob::stageStarted) while no iteration has run.
+    auto* job = window->findChild<QLabel*>(QStringLiteral("jobStatus"));
+    QVERIFY(job);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        job->text().contains(QStringLiteral("nearest-neighbour search")), 5000);
+    QCOMPARE(controls->progressBar()->format(), QStringLiteral("the nearest-neighbour search"));
+    QVERIFY(controls->cancelButton()->isEnabled());
+    QTest::mouseClick(controls->cancelButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kRunTimeoutMs);
+    QCOMPARE(cancelled.at(0).at(0).toString(), QStringLiteral("the nearest-neighbour search"));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(window->lastResult());
+    QCOMPARE(window->lastResult()->factorization.method, std::string("nmf"));
+    QCOMPARE(window->runHistory()->rowCount(), 1);
+    QProgressBar* bar = controls->progressBar();
+    QCOMPARE(bar->format(), QStringLiteral("cancelled in set-up"));
+    // On one line inside the bar (a longer text wrapped and was cut in half).
+    QVERIFY2(bar->fontMetrics().horizontalAdvance(bar->text()) < bar->contentsRect().width() - 8,
+        qPrintable(QStringLiteral("%1 px of text in a %2 px bar")
+                       .arg(bar->fontMetrics().horizontalAdvance(bar->text()))
+                       .arg(bar->contentsRect().width())));
+    const QString status = window->statusBar()->currentMessage();
+    QVERIFY2(status.contains(QStringLiteral("the last result is kept")), qPrintable(status));
+    QVERIFY(controls->runButton()->isEnabled());
+    QVERIFY(!controls->cancelButton()->isEnabled());
+    window->grab().save(QStringLiteral("explorer_cancel_in_setup.png"));
 }
 
 // METHODS.md 8 / facet-cli run --normalize auto: the CF family factorizes unit-norm samples, the
