@@ -33,6 +33,7 @@ struct DoubleResult {
     int freshSumRounds = 0;
     std::int64_t sumUpdates = 0;
     bool cancelled = false;
+    bool converged = false;
 };
 
 // The points as doubles: the single-precision build converts them, the double build reads them
@@ -426,6 +427,7 @@ DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng, const std
             meansFromSums(sums, result.labels, result.centroids);
         }
         moved += filled;
+        result.converged = moved == 0;
         if (moved == 0 || result.iterations >= maxIter)
             break;
         if (stop.stop_requested()) {
@@ -475,6 +477,7 @@ KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
     result.freshSumRounds = best.freshSumRounds;
     result.sumUpdates = best.sumUpdates;
     result.cancelled = best.cancelled;
+    result.converged = best.converged;
     return result;
 }
 

@@ -38,6 +38,8 @@ struct KMeansResult {
     int freshSumRounds = 0;
     std::int64_t sumUpdates = 0;
     bool cancelled = false; // options.stop was requested before the last start ended
+    // The kept replicate's last round moved no point (else it stopped at maxIter, or cancelled).
+    bool converged = false;
 };
 
 // points: d x N, one point per column. Throws std::invalid_argument when clusters < 1,

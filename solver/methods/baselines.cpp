@@ -30,7 +30,9 @@ Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options)
         f.V(Eigen::Index(i), km.labels[i]) = 1;
     f.history = { km.objective };
     f.iterations = km.iterations;
-    f.stopReason = km.cancelled ? StopReason::Cancelled : StopReason::Converged;
+    f.stopReason = km.cancelled ? StopReason::Cancelled
+        : km.converged          ? StopReason::Converged
+                                : StopReason::MaxIterations; // options.maxIter rounds
     f.solveSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return f;

@@ -9,7 +9,9 @@ namespace facet {
 // METHODS.md section 4, the two baselines without a factorization loop.
 
 // k-means on the raw columns of X (m x n). The result reads like a factorization: basis = the
-// centroids (m x c), V = the cluster indicator (n x c), history = the final k-means objective.
+// centroids (m x c), V = the cluster indicator (n x c), history = the final k-means objective,
+// iterations = the kept start's Lloyd rounds; Converged when its last round moved no sample,
+// MaxIterations when it stopped at options.maxIter rounds, Cancelled when options.stop ended it.
 Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options);
 
 // How pcaBaseline found its components (the bench's cost model reads it).

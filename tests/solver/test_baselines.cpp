@@ -56,6 +56,24 @@ private slots:
         const RunResult whole = runAndCluster(X, truth, o);
         QCOMPARE(whole.factorization.stopReason, StopReason::Converged);
     }
+    void kmeansBaselineReportsTheRoundLimit()
+    {
+        // A start stopped by maxIter has not converged: its first round moves every sample
+        // (from no cluster), so one round is never a fixed point.
+        std::vector<int> truth;
+        const Matrix X = blobs(6, 4, 25, truth, 1);
+        KMeansOptions o;
+        o.clusters = 4;
+        o.replicates = 3;
+        o.maxIter = 1;
+        const Factorization limited = kmeansBaseline(X, o);
+        QCOMPARE(limited.stopReason, StopReason::MaxIterations);
+        QCOMPARE(limited.iterations, 1);
+        o.maxIter = 100;
+        const Factorization whole = kmeansBaseline(X, o);
+        QCOMPARE(whole.stopReason, StopReason::Converged);
+        QVERIFY(whole.iterations > 1 && whole.iterations < 100);
+    }
     void pcaBothPathsAgree()
     {
         // m <= n uses the covariance, m > n the centred Gram matrix: same subspace and scores.
