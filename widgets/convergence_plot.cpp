@@ -86,6 +86,18 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     connect(right, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
         [this](const QCPRange& range) { updateNumberFormat(m_plot->yAxis2, range); });
 
+    // The baselines have no iteration curve; their one point gets a line saying what it is.
+    m_note = new QCPItemText(m_plot);
+    m_note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_note->position->setCoords(0.5, 0.06);
+    m_note->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    m_note->setTextAlignment(Qt::AlignCenter);
+    m_note->setPadding(QMargins(6, 3, 6, 3));
+    m_note->setBrush(QColor(255, 255, 255, 230));
+    m_note->setColor(QColor(60, 60, 60));
+    m_note->setClipToAxisRect(true);
+    m_note->setVisible(false);
+
     m_readout = new PlotHoverReadout(
         m_plot, [this] { return objectiveGraphs(); },
         [this](const QCPGraph& graph, int index) { return describePoint(graph, index); });
@@ -132,6 +144,7 @@ void ConvergencePlot::clearCurrent()
     m_segmentLines.clear();
     m_changeGraph->data()->clear();
     m_changeReplicate = -1;
+    m_note->setVisible(false);
 }
 
 void ConvergencePlot::clear()
@@ -221,7 +234,25 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
         line->point2->setCoords(start + 0.5, 2);
         m_segmentLines.append(line);
     }
+    if (factorization.method == "pca") {
+        m_note->setText(tr("PCA has no iterations: the point is the variance left out\nby the "
+                           "%1 leading components, from one eigendecomposition")
+                            .arg(factorization.basis.cols()));
+        m_note->setVisible(true);
+    } else if (factorization.method == "kmeans") {
+        const int rounds = factorization.iterations;
+        m_note->setText(
+            tr("k-means: the point is the within-cluster sum of squares\nof the kept "
+               "start after %1")
+                .arg(rounds == 1 ? tr("1 Lloyd round") : tr("%1 Lloyd rounds").arg(rounds)));
+        m_note->setVisible(true);
+    }
     rescale();
+}
+
+QString ConvergencePlot::noteText() const
+{
+    return m_note->visible() ? m_note->text() : QString();
 }
 
 void ConvergencePlot::addRun(const QString& name, const Factorization& factorization)

@@ -16,6 +16,7 @@ class QCPAxis;
 class QCPAxisTicker;
 class QCPGraph;
 class QCPItemStraightLine;
+class QCPItemText;
 class QCPRange;
 class QCPTextElement;
 class QCustomPlot;
@@ -67,6 +68,8 @@ public:
     QStringList legendNames() const; // in legend order
     int segmentMarkerCount() const { return int(m_segmentLines.size()); }
     QString hoverText() const; // empty while nothing is hovered
+    // What the plot of a baseline's single point means (PCA, k-means); empty for the others.
+    QString noteText() const;
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* relativeChangeGraph() const { return m_changeGraph; }
     // The current run's objective curve of its first start; null before any data.
@@ -104,6 +107,7 @@ private:
     QCPGraph* m_changeGraph = nullptr; // on yAxis2
     int m_changeReplicate = -1; // the start whose relative change is shown
     QList<QCPItemStraightLine*> m_segmentLines;
+    QCPItemText* m_note = nullptr; // shown for the baselines' one-point histories
     QList<Overlay> m_overlays; // in the order they were added
     QHash<QString, int> m_overlayColorIndex;
     PlotHoverReadout* m_readout = nullptr;

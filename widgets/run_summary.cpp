@@ -26,6 +26,23 @@ double totalSeconds(const RunResult& result)
         + result.factorization.solveSeconds + result.clusterSeconds;
 }
 
+// The objective, and for the baselines what it measures.
+QString objectiveText(const Factorization& f)
+{
+    const QString value = QString::number(f.history.back(), 'g', 6);
+    if (f.method == "pca") {
+        // history = ||Xc||^2 - ||V||^2 (methods/baselines.h), so the total is their sum.
+        const double total = f.history.back() + double(f.V.squaredNorm());
+        if (total > 0)
+            return tr("%1 (left out: %2 % of the variance)")
+                .arg(value)
+                .arg(100.0 * f.history.back() / total, 0, 'f', 1);
+    }
+    if (f.method == "kmeans")
+        return tr("%1 (within-cluster sum of squares)").arg(value);
+    return value;
+}
+
 } // namespace
 
 QString formatReconstructionError(double error)
@@ -42,6 +59,19 @@ QString methodTitle(const std::string& method)
 
 QString stopDescription(const Factorization& f, int maxIterations)
 {
+    // The baselines run outside the driver (METHODS.md 4): PCA is one solve, k-means counts the
+    // Lloyd rounds of its kept start, up to its own limit of 100.
+    if (f.method == "pca")
+        return tr("one eigendecomposition (no iterations)");
+    if (f.method == "kmeans") {
+        const QString rounds
+            = f.iterations == 1 ? tr("1 Lloyd round") : tr("%1 Lloyd rounds").arg(f.iterations);
+        if (f.stopReason == StopReason::Cancelled)
+            return tr("cancelled after %1").arg(rounds);
+        if (f.stopReason == StopReason::MaxIterations)
+            return tr("stopped at k-means' limit of %1 without converging").arg(rounds);
+        return tr("converged after %1").arg(rounds);
+    }
     switch (f.stopReason) {
     case StopReason::Converged:
         return tr("converged after %1").arg(iterations(f.iterations));
@@ -101,7 +131,7 @@ QString runSummaryHtml(const RunResult& result, const RunOptions& options)
                "leaves slowly; the k-means start begins at cluster centroids")
                 .toHtmlEscaped());
     if (!f.history.empty())
-        html += row(tr("Objective"), QString::number(f.history.back(), 'g', 6));
+        html += row(tr("Objective"), objectiveText(f).toHtmlEscaped());
     html += row(tr("Time"), tr("%1 s").arg(totalSeconds(result), 0, 'f', 2));
     html += row(tr("Rel. error"), formatReconstructionError(result.reconstructionError));
     html += row(tr("Sparseness V"), QString::number(result.sparseness, 'f', 3));

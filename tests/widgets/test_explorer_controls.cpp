@@ -3,6 +3,7 @@
 // read-out in the status bar, and how responsive the window stays while a solve runs.
 
 #include "control_panel.h"
+#include "convergence_plot.h"
 #include "core/sanitizers.h"
 #include "data/dataset_source.h"
 #include "log_slider.h"
@@ -12,6 +13,7 @@
 #include "overcomplete_demo.h"
 #include "parameter_history.h"
 #include "parameter_panel.h"
+#include "run_summary.h"
 #include "test_data.h"
 #include "test_printers.h"
 
@@ -201,9 +203,13 @@ void TestExplorerControls::baselinesGreyOutTheIterationLimit()
         const char* method;
         bool limits;
         const char* done;
+        const char* note; // on the convergence plot's single point; empty: none
+        const char* summary; // in the run summary's stop and objective rows
     };
-    for (const Case& c : { Case { "pca", false, "done: one solve" },
-             Case { "nmf", true, "/ 30 iterations" }, Case { "kmeans", false, "done: " } }) {
+    for (const Case& c :
+        { Case { "pca", false, "done: one solve", "PCA has no iterations", "left out: " },
+            Case { "nmf", true, "/ 30 iterations", "", "iterations" },
+            Case { "kmeans", false, "done: ", "Lloyd round", "within-cluster sum of squares" } }) {
         QVERIFY(controls->setMethod(QString::fromLatin1(c.method)));
         controls->setRank(4);
         if (c.limits) {
@@ -223,6 +229,14 @@ void TestExplorerControls::baselinesGreyOutTheIterationLimit()
         const QString text = controls->progressBar()->format();
         QVERIFY2(text.contains(QString::fromLatin1(c.done)), qPrintable(text));
         QCOMPARE(maxIter->isEnabled(), c.limits); // after the run's lock is lifted
+        const QString note = window->convergencePlot()->noteText();
+        QVERIFY2(*c.note ? note.contains(QString::fromLatin1(c.note)) : note.isEmpty(),
+            qPrintable(note));
+        const QString summary
+            = runSummaryHtml(*window->lastResult(), window->lastSubmittedOptions());
+        QVERIFY2(summary.contains(QString::fromLatin1(c.summary)), qPrintable(summary));
+        QCOMPARE(
+            summary.contains(QStringLiteral("Lloyd")), QString::fromLatin1(c.method) == u"kmeans");
         if (QString::fromLatin1(c.method) == u"pca")
             QVERIFY(window->grab().save(QStringLiteral("explorer_pca_limits.png")));
     }
