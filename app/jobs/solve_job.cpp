@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QMetaObject>
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -49,6 +50,23 @@ void SolveJob::runNext()
 void SolveJob::cancel()
 {
     m_stop.cancel();
+}
+
+SetupCache* SolveJob::setupFor(const SolveRequest& request)
+{
+    std::erase_if(m_setups, [](const CachedSetup& c) { return c.data.expired(); });
+    if (request.singleInnerThread)
+        return nullptr;
+    const auto same = [&request](const CachedSetup& c) { return c.data.lock() == request.data; };
+    if (const auto found = std::find_if(m_setups.begin(), m_setups.end(), same);
+        found != m_setups.end()) {
+        std::rotate(found, found + 1, m_setups.end());
+    } else {
+        if (m_setups.size() == kCachedDataSets)
+            m_setups.erase(m_setups.begin());
+        m_setups.push_back({ request.data, {} });
+    }
+    return &m_setups.back().setup;
 }
 
 void SolveJob::run(const SolveRequest& request, std::stop_token stop)
@@ -99,7 +117,8 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
         std::optional<OmpSingleThread> single;
         if (request.singleInnerThread)
             single.emplace();
-        RunResult result = runAndCluster(data.X, data.labels, request.options, control);
+        RunResult result
+            = runAndCluster(data.X, data.labels, request.options, control, setupFor(request));
         flush();
         handOff([&] { Q_EMIT finished(runId, result); });
     } catch (const std::exception& error) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <stop_token>
+#include <vector>
 
 namespace facet {
 
@@ -64,6 +65,23 @@ private:
     // Runs the oldest submitted request (invoked by name on the job's thread, see submit()).
     Q_INVOKABLE void runNext();
     void run(const SolveRequest& request, std::stop_token stop);
+
+    // The shared set-up of recent runs (runAndCluster's SetupCache) with the data it was built
+    // from: a re-run on the same data with the same graph options (a new lambda from the slider,
+    // another rank or seed) reuses the kNN graph. The two most recent data sets are kept, the
+    // loaded one and its unit-norm copy for the CF family, so alternating NMF and CF runs does
+    // not rebuild either. The data is held weakly: once the window lets a data set go, so does
+    // the cache (its entry is never used again, and is dropped at the next run). Only the job's
+    // thread touches them.
+    struct CachedSetup {
+        std::weak_ptr<const Dataset> data;
+        SetupCache setup;
+    };
+    // The entry of `data`, made if needed; null for a single-inner-thread request, whose bits
+    // must not depend on a kernel formed by an earlier run on more threads.
+    SetupCache* setupFor(const SolveRequest& request);
+    std::vector<CachedSetup> m_setups; // most recent last, at most kCachedDataSets
+    static constexpr std::size_t kCachedDataSets = 2;
 
     JobInbox<std::pair<SolveRequest, std::stop_token>> m_inbox;
     SupersedingStop m_stop;

@@ -21,8 +21,31 @@ constexpr std::uint64_t kClusterSeedStream = 1u << 20;
 
 // The method itself: result.factorization, and result.predicted for k-means (whose V is its own
 // assignment). The set-up sees the run's cancel through the method context.
+bool sameGraphOptions(const SetupCache& cache, const MethodOptions& params)
+{
+    return cache.p == params.p && cache.weight == params.weight && cache.heatT == params.heatT
+        && cache.search == params.knnSearch;
+}
+
+// What a method's set-up built, into the cache: also when Cancel ended the set-up later (a kNN
+// graph finished before a kernel was cancelled is kept).
+void keepSetup(SetupCache* cache, const MethodContext& context, const MethodOptions& params)
+{
+    if (!cache)
+        return;
+    if (context.gram)
+        cache->gram = context.gram;
+    if (context.graph && context.graph != cache->graph) {
+        cache->graph = context.graph;
+        cache->p = params.p;
+        cache->weight = params.weight;
+        cache->heatT = params.heatT;
+        cache->search = params.knnSearch;
+    }
+}
+
 void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& params,
-    const SolveControl& control, std::uint64_t clusterSeed, RunResult& result)
+    const SolveControl& control, std::uint64_t clusterSeed, RunResult& result, SetupCache* cache)
 {
     if (options.method == "kmeans") {
         KMeansOptions km;
@@ -42,6 +65,11 @@ void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& par
     } else {
         MethodContext context;
         context.stop = control.stop;
+        if (cache) {
+            context.gram = cache->gram;
+            if (sameGraphOptions(*cache, params))
+                context.graph = cache->graph;
+        }
         bool staged = false;
         if (control.onStage)
             context.onStage = [&](std::string_view stage) {
@@ -49,7 +77,14 @@ void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& par
                 control.onStage(stage);
             };
         const auto setupStart = std::chrono::steady_clock::now();
-        const MethodFactory make = makeMethodFactory(options.method, X, params, context);
+        MethodFactory make;
+        try {
+            make = makeMethodFactoryInto(options.method, X, params, context);
+        } catch (const SetupCancelled&) {
+            keepSetup(cache, context, params);
+            throw;
+        }
+        keepSetup(cache, context, params);
         result.setupSeconds
             = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
         if (staged)
@@ -89,7 +124,7 @@ int runClusters(const RunOptions& options, const std::vector<int>& truth)
 }
 
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
-    const SolveControl& control)
+    const SolveControl& control, SetupCache* cache)
 {
     if (!truth.empty() && Eigen::Index(truth.size()) != X.cols())
         throw std::invalid_argument("there are " + std::to_string(truth.size()) + " labels for "
@@ -116,7 +151,7 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
     result.knownLabels = params.knownLabels;
 
     try {
-        runMethod(X, options, params, control, clusterSeed, result);
+        runMethod(X, options, params, control, clusterSeed, result, cache);
     } catch (const SetupCancelled& cancelled) {
         // Cancel before the first iteration: no factors exist to report, and none are faked.
         result.cancelledDuring = cancelled.stage();

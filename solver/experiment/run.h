@@ -53,6 +53,22 @@ struct RunResult {
     std::string cancelledDuring;
 };
 
+// What consecutive runs on one X can share, so that a re-run with another lambda, rank or seed
+// (the explorer's auto re-run while a slider moves) does not build the same kNN graph again:
+// at 16,000 samples of 500 features that is a second, at 70,000 of 1024 about a minute
+// (bench/RESULTS.md). Holds the linear kernel's operator and the kNN graph of one set of graph
+// options; runAndCluster reuses the graph only for the same p, weight, heat width and search,
+// and replaces it otherwise. Both read X: the owner keeps the cache with the data it was filled
+// from, never passes it a different X, and drops it when the data goes.
+struct SetupCache {
+    std::shared_ptr<const Gram> gram; // Gram::linear of X
+    std::shared_ptr<const Graph> graph; // buildKnnGraph of X with the options below
+    int p = 0;
+    GraphWeight weight = GraphWeight::Binary;
+    std::optional<double> heatT;
+    KnnSearch search = KnnSearch::Auto;
+};
+
 // The number of clusters a run finds (METHODS.md 4), which is also k-means' k: options.clusters
 // when set, else the number of classes in `truth`, else the rank.
 int runClusters(const RunOptions& options, const std::vector<int>& truth);
@@ -60,9 +76,11 @@ int runClusters(const RunOptions& options, const std::vector<int>& truth);
 // Factorizes X (m x n) and clusters the rows of V; AC/NMI against `truth` when it is not empty
 // (then it has n entries). Throws std::invalid_argument for bad options or data. A cancel is a
 // result: during the iterations, StopReason::Cancelled with the factors reached; during the
-// set-up, RunResult::cancelledDuring.
+// set-up, RunResult::cancelledDuring. With a cache (see SetupCache), the shared pieces it holds
+// for these options are used, and those the method builds are kept in it; the factors are the
+// same bits as without it.
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
-    const SolveControl& control = {});
+    const SolveControl& control = {}, SetupCache* cache = nullptr);
 
 // Whether a run is a CF-family method that the iteration limit stopped while its objective was
 // still falling from the random start (Factorization::randomStart; METHODS.md 0: every CF basis

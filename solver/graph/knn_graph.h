@@ -38,7 +38,7 @@ struct KnnOptions {
     KnnSearch search = KnnSearch::Auto;
     // Checked during the neighbour search (the long part): once set, buildKnnGraph throws
     // SetupCancelled (core/cancellation.h).
-    std::stop_token stop;
+    std::stop_token stop {};
 };
 
 // The sample size of meanPairwiseDistance().

@@ -52,6 +52,12 @@ const MethodInfo* findMethod(const std::string& name)
 MethodFactory makeMethodFactory(
     const std::string& name, MatrixCRef X, const MethodOptions& options, MethodContext context)
 {
+    return makeMethodFactoryInto(name, X, options, context);
+}
+
+MethodFactory makeMethodFactoryInto(
+    const std::string& name, MatrixCRef X, const MethodOptions& options, MethodContext& context)
+{
     if (X.size() == 0)
         throw std::invalid_argument("the data is empty");
     for (const MethodEntry& entry : methodTable())

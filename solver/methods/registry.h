@@ -69,7 +69,7 @@ struct MethodContext {
     std::shared_ptr<const Graph> graph; // kNN graph for the options' p/weight; built on demand
     // The run's cancel: the long set-up (the neighbour searches, a formed kernel) checks it and
     // throws SetupCancelled (core/cancellation.h) once it is set.
-    std::stop_token stop;
+    std::stop_token stop {};
     // Called as such a step begins, with its stage name (SolveControl::onStage); may be empty.
     std::function<void(std::string_view stage)> onStage;
 
@@ -99,5 +99,10 @@ void appendBaselineMethods(std::vector<MethodEntry>& table); // kmeans, pca
 // factory for the driver. Throws std::invalid_argument with the broken rule.
 MethodFactory makeMethodFactory(const std::string& name, MatrixCRef X, const MethodOptions& options,
     MethodContext context = {});
+// The same, reading the shared pieces from `context` and leaving there those the method builds
+// (the kNN graph, the linear kernel), for the next run on the same X (experiment/run.h's
+// SetupCache).
+MethodFactory makeMethodFactoryInto(
+    const std::string& name, MatrixCRef X, const MethodOptions& options, MethodContext& context);
 
 } // namespace facet

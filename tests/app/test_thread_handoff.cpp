@@ -3,6 +3,7 @@
 // QtConcurrent::run (a result, an exception, void work, a watcher's finished on the GUI thread),
 // a JobInbox hands requests over in order, stopJobThread destroys a job on its own thread. The
 // tsan preset runs this file too, where the annotations themselves are exercised.
+#include "core/random.h"
 #include "jobs/solve_job.h"
 #include "util/thread_handoff.h"
 
@@ -142,6 +143,63 @@ private Q_SLOTS:
         QPointer<SolveJob> watch(job);
         stopJobThread(thread);
         QTRY_VERIFY(watch.isNull()); // destroyed on its thread as it finished
+    }
+
+    // Re-runs on the same data share its kNN graph (SolveJob's SetupCache): another lambda or
+    // seed does not search again, other data does, and so does a single-inner-thread request.
+    void solveJobReusesTheGraphOfTheSameData()
+    {
+        QThread thread;
+        auto* job = new SolveJob;
+        job->moveToThread(&thread);
+        connect(&thread, &QThread::finished, job, &QObject::deleteLater);
+        int searches = 0;
+        int answers = 0;
+        QObject receiver;
+        connect(job, &SolveJob::stageStarted, &receiver, [&searches](quint64, const QString& s) {
+            searches += s == QStringLiteral("the nearest-neighbour search");
+        });
+        connect(job, &SolveJob::finished, &receiver, [&answers](quint64, const RunResult& r) {
+            answers += r.factorization.V.rows() == 80 ? 1 : 1000;
+        });
+        connect(job, &SolveJob::failed, &receiver,
+            [&answers](quint64, const QString&) { answers += 1000; });
+        thread.start();
+        Rng rng(5);
+        auto first = std::make_shared<Dataset>();
+        first->X = rng.uniformMatrix(12, 80);
+        first->height = 3;
+        first->width = 4;
+        auto second = std::make_shared<Dataset>(*first); // the same numbers, another data set
+        quint64 id = 0;
+        const auto run = [&](const std::shared_ptr<Dataset>& data, double lambda, bool single) {
+            SolveRequest request;
+            request.runId = ++id;
+            request.data = data;
+            request.options.method = "lccf";
+            request.options.params.rank = 3;
+            request.options.params.lambda = lambda;
+            request.options.driver.maxIter = 5;
+            request.singleInnerThread = single;
+            job->submit(request);
+            QTRY_COMPARE_WITH_TIMEOUT(answers, int(id), 30000);
+        };
+        run(first, 100, false);
+        QCOMPARE(searches, 1);
+        run(first, 10, false);
+        QCOMPARE(searches, 1);
+        run(second, 10, false);
+        QCOMPARE(searches, 2);
+        run(first, 1, false); // both data sets are kept
+        QCOMPARE(searches, 2);
+        run(first, 1, true);
+        QCOMPARE(searches, 3);
+        const std::weak_ptr<Dataset> released = second;
+        second.reset();
+        QTRY_VERIFY(released.expired()); // the job's entry does not hold the data
+        run(first, 2, false);
+        QCOMPARE(searches, 3);
+        stopJobThread(thread);
     }
 };
 

@@ -251,6 +251,75 @@ private slots:
         QVERIFY(whole.factorization.stopReason != StopReason::Cancelled);
         QCOMPARE(int(whole.predicted.size()), int(X.cols()));
     }
+    // SetupCache: re-runs with the same graph options reuse the kNN graph and the kernel operator
+    // (no second search), with the same bits as a run without the cache; other graph options
+    // build and keep a new graph.
+    void setupCacheReusesTheGraph()
+    {
+        std::vector<int> labels;
+        const Matrix X = planted(12, 4, 150, labels, 13);
+        RunOptions o;
+        o.method = "lccf";
+        o.params.rank = 4;
+        o.driver.maxIter = 20;
+        SetupCache cache;
+        int searches = 0;
+        SolveControl watch;
+        watch.onStage = [&searches](std::string_view stage) {
+            searches += stage == std::string_view(kNeighborSearchStage);
+        };
+        const auto run = [&](const RunOptions& options) {
+            return runAndCluster(X, labels, options, watch, &cache);
+        };
+        run(o);
+        QCOMPARE(searches, 1);
+        QVERIFY(cache.graph && cache.gram);
+        const auto graph = cache.graph;
+        const auto gram = cache.gram;
+        o.params.lambda = 10; // a slider move
+        const RunResult cached = run(o);
+        QCOMPARE(searches, 1);
+        QCOMPARE(cache.graph, graph);
+        QCOMPARE(cache.gram, gram);
+        const RunResult fresh = runAndCluster(X, labels, o);
+        QVERIFY(cached.factorization.V == fresh.factorization.V);
+        QVERIFY(cached.factorization.basis == fresh.factorization.basis);
+        QVERIFY(cached.predicted == fresh.predicted);
+        o.method = "gnmf"; // the same graph options: the same graph
+        run(o);
+        o.method = "nmf"; // no graph: the cache keeps its own
+        run(o);
+        QCOMPARE(searches, 1);
+        QCOMPARE(cache.graph, graph);
+        o.method = "lccf";
+        o.params.p = 7;
+        run(o);
+        QCOMPARE(searches, 2);
+        QCOMPARE(cache.p, 7);
+        QCOMPARE(cache.graph->size(), X.cols());
+        o.params.weight = GraphWeight::Heat;
+        run(o);
+        QCOMPARE(searches, 3);
+        QVERIFY(cache.weight == GraphWeight::Heat);
+        const RunResult heat = run(o);
+        QCOMPARE(searches, 3);
+        QVERIFY(heat.factorization.V == runAndCluster(X, labels, o).factorization.V);
+
+        // A graph finished before Cancel ended the set-up (here as the kernel begins) is kept.
+        SetupCache kept;
+        std::stop_source stop;
+        SolveControl cancelAtKernel;
+        cancelAtKernel.stop = stop.get_token();
+        cancelAtKernel.onStage = [&stop](std::string_view stage) {
+            if (stage == std::string_view(kKernelStage))
+                stop.request_stop();
+        };
+        o.params.kernel = KernelKind::Gaussian;
+        const RunResult cancelled = runAndCluster(X, labels, o, cancelAtKernel, &kept);
+        QCOMPARE(cancelled.cancelledDuring, std::string(kKernelStage));
+        QVERIFY(kept.graph);
+        QVERIFY(kept.weight == GraphWeight::Heat);
+    }
     void subrunSelection()
     {
         std::vector<int> labels;
