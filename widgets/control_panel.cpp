@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -111,7 +112,14 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->setVerticalSpacing(4);
     form->addRow(tr("&Method:"), m_method);
     form->addRow(m_objective);
-    form->addRow(tr("&Rank k:"), m_rank);
+    m_rankField = new QStackedWidget;
+    m_rankField->addWidget(m_rank);
+    m_classK = new QLabel;
+    m_classK->setObjectName(QStringLiteral("classKLabel"));
+    m_rankField->addWidget(m_classK);
+    m_rankField->setFocusProxy(m_rank);
+    m_rankField->setSizePolicy(m_rank->sizePolicy());
+    form->addRow(tr("&Rank k:"), m_rankField);
     form->addRow(m_maxIterLabel, m_maxIter);
     form->addRow(tr("&Tolerance:"), m_tolerance);
     form->addRow(tr("&Seed:"), m_seed);
@@ -284,6 +292,10 @@ void ControlPanel::updateEnabled()
             ? tr("k-means finds one cluster per class of the loaded dataset, as the evaluation "
                  "protocol and facet-cli run do; k applies to sets without labels")
             : tr("k, the number of basis images"));
+    // The field shows the k the run will use; the spin box keeps the rank of the other methods.
+    m_classK->setText(tr("%1, one per class").arg(m_classes));
+    m_classK->setToolTip(m_rank->toolTip());
+    m_rankField->setCurrentWidget(classesSetK ? static_cast<QWidget*>(m_classK) : m_rank);
 }
 
 SampleNormalization ControlPanel::sampleNormalization() const
@@ -368,9 +380,10 @@ void ControlPanel::resetProgress()
     setStopped(tr("idle"));
 }
 
-void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName)
+void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName, int classes)
 {
     m_labels = available;
+    m_classes = classes;
     m_params->setLabelsAvailable(available, datasetName);
     updateEnabled();
 }

@@ -15,6 +15,7 @@ class QProgressBar;
 class QPushButton;
 class QSettings;
 class QSpinBox;
+class QStackedWidget;
 
 namespace facet {
 
@@ -60,7 +61,8 @@ public:
 
     // Whether the dataset has class labels (the semi-supervised methods need them); datasetName
     // empty: nothing is loaded.
-    void setLabelsAvailable(bool available, const QString& datasetName);
+    // `classes`: how many distinct labels there are (k-means' k on this set).
+    void setLabelsAvailable(bool available, const QString& datasetName, int classes = 0);
 
     // The "run" group: method, rank, limits, tolerance, seed, and every method's parameters.
     void saveSettings(QSettings& settings) const;
@@ -103,6 +105,9 @@ private:
     QLabel* m_objective = nullptr;
     ParameterPanel* m_params = nullptr;
     QSpinBox* m_rank = nullptr;
+    // Rank k's field: the spin box, or for k-means on a labelled set the class count it uses.
+    QStackedWidget* m_rankField = nullptr;
+    QLabel* m_classK = nullptr;
     QSpinBox* m_maxIter = nullptr;
     QLabel* m_maxIterLabel = nullptr; // "Max iterations", or "Outer iterations" for CF_OGL
     QComboBox* m_tolerance = nullptr;
@@ -122,6 +127,7 @@ private:
     int m_otherIterations = 0;
     bool m_iterationLimit = true; // the method stops by Max iterations and Tolerance
     bool m_labels = false; // the loaded dataset has class labels
+    int m_classes = 0; // its distinct labels
 };
 
 } // namespace facet

@@ -18,6 +18,8 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include <set>
+
 namespace facet {
 
 namespace {
@@ -147,7 +149,8 @@ void MainWindow::adoptDataset(const OpenedDataset& opened)
     m_inspector->setDataset(opened);
     m_datasetDock->raise();
     m_controls->setDatasetSummary(describe(*m_dataset), m_dataset->notes.join(QLatin1Char('\n')));
-    m_controls->setLabelsAvailable(m_dataset->hasLabels(), m_dataset->name);
+    const std::set<int> classes(m_dataset->labels.begin(), m_dataset->labels.end());
+    m_controls->setLabelsAvailable(m_dataset->hasLabels(), m_dataset->name, int(classes.size()));
     m_datasetStatus->setText(m_dataset->name);
     setWindowTitle(tr("%1 — Facet").arg(m_dataset->name));
     updateActions();

@@ -259,6 +259,12 @@ void TestExplorerControls::kMeansFindsOneClusterPerClass()
     controls->setRank(classes + 3);
     QVERIFY(!rank->isEnabled());
     QVERIFY2(rank->toolTip().contains(QStringLiteral("class")), qPrintable(rank->toolTip()));
+    // The field shows the k the run uses, in place of the rank the other methods keep.
+    auto* classK = controls->findChild<QLabel*>(QStringLiteral("classKLabel"));
+    QVERIFY(classK);
+    QVERIFY(classK->isVisibleTo(window.get()) && !rank->isVisibleTo(window.get()));
+    QVERIFY2(classK->text().startsWith(QString::number(classes) + QLatin1Char(',')),
+        qPrintable(classK->text()));
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     QTest::mouseClick(controls->runButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
@@ -270,6 +276,8 @@ void TestExplorerControls::kMeansFindsOneClusterPerClass()
     // Another method, and k-means without labels: Rank k counts again.
     QVERIFY(controls->setMethod(QStringLiteral("nmf")));
     QVERIFY(rank->isEnabled());
+    QVERIFY(rank->isVisibleTo(window.get()) && !classK->isVisibleTo(window.get()));
+    QCOMPARE(rank->value(), classes + 3);
     QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
     QVERIFY(controls->setMethod(QStringLiteral("kmeans")));
     QVERIFY(rank->isEnabled());
