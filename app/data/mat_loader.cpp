@@ -4,6 +4,7 @@
 #include "core/huge_pages.h"
 #include "data/mat_loader_matio.h"
 #include "data/mat_loader_structure.h"
+#include "data/mat_reader_process.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,8 @@
 #include <limits>
 #include <map>
 #include <new>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace facet {
@@ -195,9 +198,7 @@ Result<bool> mapLabels(
     return true;
 }
 
-} // namespace
-
-Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
+Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
 {
     const QFileInfo fileInfo(path);
     const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
@@ -329,6 +330,16 @@ Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
     } catch (const std::bad_alloc&) {
         return Error { QStringLiteral("%1: not enough memory to load the data").arg(file) };
     }
+}
+
+} // namespace
+
+Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
+{
+    if (options.isolateHdf5 && isHdf5MatFile(path))
+        if (std::optional<Result<Dataset>> isolated = loadMatInHelper(path, options))
+            return std::move(*isolated);
+    return loadMatHere(path, options);
 }
 
 } // namespace facet

@@ -24,11 +24,16 @@ struct MatLoadOptions {
     // Files whose data would need more memory than this (the file's class plus the double copy)
     // are refused before anything is allocated, so a huge or corrupt header cannot exhaust RAM.
     qint64 memoryBudgetBytes = qint64(8) << 30;
+    // MAT 7.3 (HDF5) files are read in the helper process facet-mat-reader, where a damaged file
+    // that crashes libhdf5 cannot take the caller down (data/mat_reader_process.h). The helper
+    // itself reads with this off; without the helper (not found) the file is read here.
+    bool isolateHdf5 = true;
 };
 
 // Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are
 // converted from the stored type to double; labels must be finite integers, one per sample.
-// Errors name the file, the variable, what was expected and what was found.
+// Errors name the file, the variable, what was expected and what was found. MAT 7.3 files are
+// read in a helper process (MatLoadOptions::isolateHdf5).
 Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options = {});
 
 } // namespace facet

@@ -101,6 +101,25 @@ private Q_SLOTS:
             << (le32(0) + le32(2) + le32(2) + le32(0) + le32(0x62206465) + QByteArray(94, 'x'))
             << QStringList { QStringLiteral("truncated or damaged"), QStringLiteral("matrix 1") };
         // fuzz_mat: a version 4 header whose size does not fit 64 bits (UBSan: float to int).
+        // A MAT 7.3 (HDF5) file fuzz_mat changed from its v7.3 seed, on which Debian's libhdf5
+        // crashes (SEGV in H5Gget_info under Mat_Open): read in facet-mat-reader, the crash is
+        // this message. Its 3419 bytes, mostly zeros, are kept zlib-compressed (qCompress).
+        QTest::newRow("fuzz hdf5 crash")
+            << qUncompress(
+                   QByteArray::fromBase64("AAANW3ja83UM8XF0UjDXM1bwdQzRTcvMSdVRCMhJLEnLL8q1UqiwMIs3"
+                                          "M9EtSNbNycwrrdBNzyvVUXAuSk0sSU1R"
+                                          "SKq0UsjJTMpNLMnMVygz1DPVMzJWyM9TCClNVfDLL1MwMlEwtLQysLAy"
+                                          "NlQwMjAy41LwcHEzVWBQgAIGJk9fhlEw"
+                                          "oKATGCW8XFJcYA4HBwMLgwBEgglC/YeCAF5UPkx/"
+                                          "ApRmhNIdUHoFE0ycESwnARUXhJqPri4kyNUVpPo/GkC1FSxg"
+                                          "wAIRFBiNvREJPFwdA0B0BJQPS1onmFDVpaUmgun0vBSUJOpApr2MDOwQ"
+                                          "MxhhfA0IzcSInGNw0sxAl4JUCirYM3BA"
+                                          "XWLCzWDynxkizwoUBckzMUEM5ID6jJlRgRuiQgHFPUJQU0CK1z9gzeZh"
+                                          "MIDyeYEyHAy+4KI9PjknsbgYJC4MxGxI"
+                                          "4ZCSX5qUkwpiGZAVHsF+/i6MQN9xQPkKzPjVw/"
+                                          "JrBetoGiYlXTGipSNGItKVEVHpyoEbW0k60OlqFIyCUTAKBif4"
+                                          "YI/ajOCA0gIO6PIAWZN3eA=="))
+            << QStringList { QStringLiteral("damaged"), QStringLiteral("crashed") };
         QTest::newRow("fuzz v4 overflow") << QByteArray::fromBase64("AgAAAAEAAGQAbgBnAAAAAAAAAEA=")
                                           << QStringList { QStringLiteral("truncated or damaged") };
         // fuzz_mat (CI, 30 s): the type word 1000 read little-endian says "big-endian" (M = 1).

@@ -2,7 +2,9 @@
 // The MAT loader on the real files in shared/data (shapes, classes, orientation) and on broken
 // files made here (each must give a clear Error, never a crash); dataset preparation and helpers.
 #include "data/dataset_source.h"
+#include "data/dataset_transfer.h"
 #include "data/mat_loader.h"
+#include "data/mat_reader_process.h"
 
 #include "test_data.h"
 
@@ -444,6 +446,84 @@ private slots:
         QCOMPARE(loaded->labels, (std::vector<int> { 0, 0, 1, 1 }));
         // Sample 1, file column 2 (value 9) is pixel (0, 1) of a column-major 2x2 image.
         QCOMPARE(double(loaded->X(1, 1)), 9.0);
+        // v7.3 goes through facet-mat-reader (data/mat_reader_process.h): the same dataset as
+        // read in this process, with the caller's options passed on.
+        QCOMPARE(isHdf5MatFile(path), version == int(MAT_FT_MAT73));
+        MatLoadOptions options;
+        options.pixelOrder = PixelOrder::RowMajor;
+        options.labelVariable = QStringLiteral("gnd");
+        const Result<Dataset> isolated = loadMat(path, options);
+        options.isolateHdf5 = false;
+        const Result<Dataset> here = loadMat(path, options);
+        QVERIFY(isolated.ok() && here.ok());
+        QVERIFY(isolated->X == here->X);
+        QVERIFY(double(isolated->X(1, 1)) != 9.0); // row-major: not the column-major pixel
+        QCOMPARE(isolated->labels, here->labels);
+        QCOMPARE(isolated->classNames, here->classNames);
+        QCOMPARE(isolated->notes, here->notes);
+        QCOMPARE(isolated->name, here->name);
+        QCOMPARE(isolated->source, here->source);
+        QCOMPARE(isolated->height, here->height);
+        QCOMPARE(isolated->width, here->width);
+        options.dataVariable = QStringLiteral("nope");
+        options.isolateHdf5 = true;
+        const Result<Dataset> missing = loadMat(path, options);
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error().contains(QStringLiteral("nope")), qPrintable(missing.error()));
+    }
+
+    // The helper's hand-back (data/dataset_transfer.h) keeps every field, and a truncated one is
+    // an error; its command line keeps the options, empty variable names included.
+    void helperHandBack()
+    {
+        Dataset d;
+        d.name = QStringLiteral("a name, with spaces");
+        d.source = QStringLiteral("/some/where.mat");
+        d.X = Matrix::Random(5, 3);
+        d.labels = { 0, 1, 1 };
+        d.classNames = { QStringLiteral("a"), QStringLiteral("b") };
+        d.height = 1;
+        d.width = 5;
+        d.notes = { QStringLiteral("one"), QStringLiteral("two") };
+        const QString path = temp(QStringLiteral("handback.bin"));
+        QVERIFY(writeDatasetTransfer(d, path).ok());
+        const Result<Dataset> back = readDatasetTransfer(path);
+        QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error()));
+        QVERIFY(back->X == d.X);
+        QCOMPARE(back->labels, d.labels);
+        QCOMPARE(back->classNames, d.classNames);
+        QCOMPARE(back->notes, d.notes);
+        QCOMPARE(back->name, d.name);
+        QCOMPARE(back->source, d.source);
+        QCOMPARE(back->height, 1);
+        QCOMPARE(back->width, 5);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.resize(file.size() - 1));
+        file.close();
+        const Result<Dataset> cut = readDatasetTransfer(path);
+        QVERIFY(!cut.ok());
+        QVERIFY2(cut.error().contains(QStringLiteral("incomplete")), qPrintable(cut.error()));
+
+        MatLoadOptions o;
+        o.memoryBudgetBytes = 12345;
+        o.pixelOrder = PixelOrder::ColumnMajor;
+        o.height = 4;
+        o.width = 7;
+        o.labelVariable = QStringLiteral("y");
+        const std::optional<HelperRequest> request
+            = fromHelperArguments(helperArguments(QStringLiteral("in"), QStringLiteral("out"), o));
+        QVERIFY(request);
+        QCOMPARE(request->path, QStringLiteral("in"));
+        QCOMPARE(request->output, QStringLiteral("out"));
+        QCOMPARE(request->options.memoryBudgetBytes, 12345);
+        QVERIFY(request->options.pixelOrder == PixelOrder::ColumnMajor);
+        QCOMPARE(request->options.height, 4);
+        QCOMPARE(request->options.width, 7);
+        QVERIFY(request->options.dataVariable.isEmpty());
+        QCOMPARE(request->options.labelVariable, QStringLiteral("y"));
+        QVERIFY(!request->options.isolateHdf5); // the helper reads the file itself
+        QVERIFY(!fromHelperArguments({ QStringLiteral("in"), QStringLiteral("out") }));
     }
 
     void notAnImage()

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "data/mat_reader_process.h"
+
+#include "data/dataset_transfer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace facet {
+namespace {
+
+constexpr char kHelperName[] = "facet-mat-reader";
+// Far above any honest file (MATLAB's largest sets load in seconds), short of forever: a damaged
+// file could make libhdf5 loop.
+constexpr int kHelperTimeoutMs = 10 * 60 * 1000;
+constexpr qint64 kMessageBytes = 4096;
+
+QString findHelper()
+{
+    // Installed or in the build tree: beside facet and facet-cli. Tests and fuzz targets run
+    // from elsewhere and use the build tree's copy.
+    const QFileInfo self(QStringLiteral("/proc/self/exe"));
+    const QString beside
+        = QFileInfo(self.symLinkTarget()).dir().filePath(QLatin1String(kHelperName));
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+#ifdef FACET_MAT_READER_BUILD_PATH
+    const QString built = QStringLiteral(FACET_MAT_READER_BUILD_PATH);
+    if (QFileInfo(built).isExecutable())
+        return built;
+#endif
+    return {};
+}
+
+} // namespace
+
+bool isHdf5MatFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(520);
+    if (head.size() >= 128) {
+        const auto byte = [&head](int i) { return int(uchar(head[i])); };
+        // Bytes 124-125 hold the version in the writer's order, which bytes 126-127 tell: "IM"
+        // from a little-endian writer, "MI" from a big-endian one.
+        const int version = head.mid(126, 2) == "IM" ? byte(124) | byte(125) << 8
+            : head.mid(126, 2) == "MI"               ? byte(124) << 8 | byte(125)
+                                                     : 0;
+        if (version == 0x0200)
+            return true;
+    }
+    return head.size() >= 520 && head.mid(512, 8) == QByteArray("\x89HDF\r\n\x1a\n", 8);
+}
+
+QStringList helperArguments(
+    const QString& path, const QString& output, const MatLoadOptions& options)
+{
+    return { path, output, QString::number(options.memoryBudgetBytes),
+        QString::number(int(options.pixelOrder)), QString::number(options.height),
+        QString::number(options.width),
+        // Prefixed, so an empty name is still an argument.
+        QLatin1Char('=') + options.dataVariable, QLatin1Char('=') + options.labelVariable };
+}
+
+std::optional<HelperRequest> fromHelperArguments(const QStringList& arguments)
+{
+    if (arguments.size() != 8 || !arguments[6].startsWith(QLatin1Char('='))
+        || !arguments[7].startsWith(QLatin1Char('=')))
+        return std::nullopt;
+    HelperRequest request;
+    request.path = arguments[0];
+    request.output = arguments[1];
+    bool ok[4] = {};
+    request.options.memoryBudgetBytes = arguments[2].toLongLong(&ok[0]);
+    const int order = arguments[3].toInt(&ok[1]);
+    request.options.height = arguments[4].toInt(&ok[2]);
+    request.options.width = arguments[5].toInt(&ok[3]);
+    if (!ok[0] || !ok[1] || !ok[2] || !ok[3] || order < int(PixelOrder::Auto)
+        || order > int(PixelOrder::RowMajor))
+        return std::nullopt;
+    request.options.pixelOrder = PixelOrder(order);
+    request.options.dataVariable = arguments[6].mid(1);
+    request.options.labelVariable = arguments[7].mid(1);
+    request.options.isolateHdf5 = false;
+    return request;
+}
+
+std::optional<Result<Dataset>> loadMatInHelper(const QString& path, const MatLoadOptions& options)
+{
+    const QString helper = findHelper();
+    if (helper.isEmpty())
+        return std::nullopt;
+    const QString file = QFileInfo(path).fileName();
+    QTemporaryDir scratch;
+    if (!scratch.isValid())
+        return Result<Dataset>(Error { QStringLiteral("%1: cannot make a temporary folder for "
+                                                      "reading the MAT 7.3 file: %2")
+                                           .arg(file, scratch.errorString()) });
+    const QString output = scratch.filePath(QStringLiteral("dataset.bin"));
+    QProcess process;
+    process.setProgram(helper);
+    process.setArguments(helperArguments(QFileInfo(path).absoluteFilePath(), output, options));
+    process.setStandardOutputFile(QProcess::nullDevice());
+    process.start();
+    if (!process.waitForStarted())
+        return Result<Dataset>(Error { QStringLiteral("%1: could not start %2 to read the MAT 7.3 "
+                                                      "file: %3")
+                                           .arg(file, helper, process.errorString()) });
+    if (!process.waitForFinished(kHelperTimeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return Result<Dataset>(Error { QStringLiteral("%1: reading the MAT 7.3 (HDF5) file took "
+                                                      "longer than %2 minutes; it may be damaged")
+                                           .arg(file)
+                                           .arg(kHelperTimeoutMs / 60000) });
+    }
+    if (process.exitStatus() == QProcess::NormalExit && process.exitCode() == kHelperLoadError) {
+        const QByteArray message = process.readAllStandardError().right(kMessageBytes).trimmed();
+        return Result<Dataset>(Error { QString::fromUtf8(message) });
+    }
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return Result<Dataset>(Error {
+            QStringLiteral("%1: the file is damaged: libhdf5, which reads MAT 7.3 files, crashed "
+                           "on it (in its own process, so nothing else is affected)")
+                .arg(file) });
+    return readDatasetTransfer(output);
+}
+
+} // namespace facet
