@@ -95,6 +95,10 @@ bool writeMatSeeds(const QString& dir)
     ok = ok
         && writeMatio(dir + QStringLiteral("/v4.mat"), MAT_FT_MAT4, MAT_COMPRESSION_NONE,
             MAT_C_DOUBLE, MAT_T_DOUBLE, { 2, 2 }, std::vector<double> { 1, 2, 3, 4 });
+    // The HDF5-based v7.3 container, which matio reads through Debian's libhdf5.
+    ok = ok
+        && writeMatio(dir + QStringLiteral("/v73.mat"), MAT_FT_MAT73, MAT_COMPRESSION_NONE,
+            MAT_C_DOUBLE, MAT_T_DOUBLE, { 2, 2 }, std::vector<double> { 1, 2, 3, 4 });
     return ok;
 }
 
