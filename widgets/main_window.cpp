@@ -327,14 +327,15 @@ void MainWindow::onStage(quint64 runId, const QString& stage)
     if (runId != m_runId || !m_running)
         return;
     m_stage = stage;
-    if (stage.isEmpty())
-        m_runClock.start(); // the ETA counts the iterations, not the set-up before them
-    if (!stage.isEmpty())
+    if (!stage.isEmpty()) {
         m_controls->setBusy(stage);
-    else if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
-        m_controls->setProgress(0, m_runOptions.driver.maxIter);
-    else
-        m_controls->setBusy();
+    } else {
+        m_runClock.start(); // the ETA counts the iterations, not the set-up before them
+        if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
+            m_controls->setProgress(0, m_runOptions.driver.maxIter);
+        else
+            m_controls->setBusy();
+    }
     updateJobStatus(0);
 }
 
