@@ -355,10 +355,10 @@ void ControlPanel::setProgress(int iteration, int maxIterations)
     m_progress->setFormat(tr("%1 / %2 iterations").arg(iteration).arg(maxIterations));
 }
 
-void ControlPanel::setBusy(const QString& text)
+void ControlPanel::setBusy()
 {
     m_progress->setRange(0, 0);
-    m_progress->setFormat(text.isEmpty() ? tr("running") : text);
+    m_progress->setFormat(tr("running"));
 }
 
 void ControlPanel::setDone(const QString& text)
@@ -368,7 +368,7 @@ void ControlPanel::setDone(const QString& text)
     m_progress->setFormat(text);
 }
 
-void ControlPanel::setStopped(const QString& text)
+void ControlPanel::setMessage(const QString& text)
 {
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -377,7 +377,7 @@ void ControlPanel::setStopped(const QString& text)
 
 void ControlPanel::resetProgress()
 {
-    setStopped(tr("idle"));
+    setMessage(tr("idle"));
 }
 
 void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName, int classes)

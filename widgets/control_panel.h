@@ -73,10 +73,11 @@ public:
     void setState(bool running, bool canRun);
     void setProgress(int iteration, int maxIterations);
     // A run with no iteration count to show (the baselines): a busy bar, then `text` on a full one.
-    void setBusy(const QString& text = {}); // text: what runs, "running" when empty
+    void setBusy();
     void setDone(const QString& text);
-    // An empty bar reading `text`: the run ended before it had anything to count.
-    void setStopped(const QString& text);
+    // An empty bar reading `text`: a set-up step before anything can be counted, or a run that
+    // ended before it had anything to count. (A busy bar draws no text in Qt's Fusion style.)
+    void setMessage(const QString& text);
     void resetProgress();
 
     QPushButton* runButton() const { return m_run; }

@@ -328,7 +328,7 @@ void MainWindow::onStage(quint64 runId, const QString& stage)
         return;
     m_stage = stage;
     if (!stage.isEmpty()) {
-        m_controls->setBusy(stage);
+        m_controls->setMessage(tr("setting up")); // the step's name is in the status bar
     } else {
         m_runClock.start(); // the ETA counts the iterations, not the set-up before them
         if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
@@ -379,7 +379,7 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     if (!result.cancelledDuring.empty()) {
         const QString stage = QString::fromStdString(result.cancelledDuring);
         showLastGoodHistory();
-        m_controls->setStopped(tr("cancelled in set-up"));
+        m_controls->setMessage(tr("cancelled in set-up"));
         updateJobStatus(0);
         statusBar()->showMessage(m_result
                 ? tr("Cancelled during %1, before the first iteration; the last result is kept.")
