@@ -19,8 +19,7 @@ namespace {
 // Stream index of the clustering seed, apart from the replicate streams 0..R-1.
 constexpr std::uint64_t kClusterSeedStream = 1u << 20;
 
-// The method itself: result.factorization, and result.predicted for k-means (whose V is its own
-// assignment). The set-up sees the run's cancel through the method context.
+// Whether the cache's graph was built with the graph options of `params`.
 bool sameGraphOptions(const SetupCache& cache, const MethodOptions& params)
 {
     return cache.p == params.p && cache.weight == params.weight && cache.heatT == params.heatT
@@ -44,6 +43,8 @@ void keepSetup(SetupCache* cache, const MethodContext& context, const MethodOpti
     }
 }
 
+// The method itself: result.factorization, and result.predicted for k-means (whose V is its own
+// assignment). The set-up sees the run's cancel through the method context.
 void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& params,
     const SolveControl& control, std::uint64_t clusterSeed, RunResult& result, SetupCache* cache)
 {
