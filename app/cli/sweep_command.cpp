@@ -149,7 +149,7 @@ int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std:
             u"a cell failed, the sweep stopped: %1"_s.arg(QString::fromStdString(outcome.error)));
     if (outcome.stopped) {
         err << "facet-cli: stopped; " << state.file.trials.size() << " finished cells are saved. "
-            << "Continue with the same command and --resume " << s.outDir << Qt::endl;
+            << "Continue with: facet-cli sweep --resume " << s.outDir << Qt::endl;
         return kExitInterrupted;
     }
     return kExitOk;

@@ -2,8 +2,10 @@
 #include "cli/sweep_options.h"
 
 #include "cli/cli_option_readers.h"
+#include "experiment/sweep_json.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QHash>
 
@@ -141,6 +143,25 @@ Result<CliOptions> parseSweepCell(const QStringList& arguments)
     return o;
 }
 
+// `sweep --resume DIR` without --dataset and --methods: the sweep's own command, recorded in
+// DIR/results.json, followed by what was typed now (--resume DIR, --threads T, and any other
+// option, which then differs from the file and is refused by runSweep with the difference).
+Result<QStringList> recordedSweepArguments(const QString& dir, const QStringList& typed)
+{
+    const QString path = QDir(dir).filePath(u"results.json"_s);
+    if (!QFileInfo::exists(path))
+        return fail(u"nothing to resume: %1 does not exist"_s.arg(path));
+    const Result<SweepFile> file = readSweepFile(path);
+    if (!file)
+        return Error { file.error() };
+    const QStringList& recorded = file->arguments;
+    if (recorded.value(0) != u"sweep" || !recorded.contains(u"--dataset"_s)
+        || !recorded.contains(u"--methods"_s))
+        return fail(u"%1 does not record the sweep's command; give it again with --resume %2"_s.arg(
+            path, dir));
+    return recorded + typed.mid(1);
+}
+
 } // namespace
 
 Result<CliOptions> parseSweepArguments(const QStringList& arguments)
@@ -176,6 +197,13 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
         { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"classes"_s })
         if (p.isSet(runOnly))
             return fail(u"sweep does not take --%1 (see: facet-cli help sweep)"_s.arg(runOnly));
+    if (p.isSet(u"resume"_s) && !p.isSet(u"dataset"_s) && !p.isSet(u"methods"_s)) {
+        const Result<QStringList> recorded
+            = recordedSweepArguments(p.value(u"resume"_s), arguments);
+        if (!recorded)
+            return Error { recorded.error() };
+        return parseSweepArguments(*recorded); // holds --dataset and --methods: no second pass
+    }
     if (!p.isSet(u"dataset"_s) || !p.isSet(u"methods"_s))
         return fail(u"sweep needs --dataset and --methods (see: facet-cli help sweep)"_s);
     if (!p.isSet(u"out"_s) && !p.isSet(u"resume"_s))
@@ -309,7 +337,9 @@ QString sweepUsage()
            "  --threads T          cells run side by side (0 = one per core); every cell uses\n"
            "                       one inner thread, so the numbers do not depend on T\n"
            "  --seed S             experiment seed (0); cell seeds are derived from it\n"
-           "  --resume DIR         continue an interrupted sweep (same options required)\n"
+           "  --resume DIR         continue an interrupted sweep: alone, with the options "
+           "recorded\n"
+           "                       in DIR/results.json; with options, they must be the same\n"
            "  --normalize MODE     auto (L2 per sample for the CF family), none or l2\n"
            "  --max-iter, --min-iter, --tol, --replicates, --cluster, --cosine,\n"
            "  --kmeans-replicates and every method parameter as for run (facet-cli help run)\n"

@@ -311,6 +311,40 @@ private slots:
         const QJsonObject done = readJson(QDir(b).filePath(u"results.json"_s));
         QVERIFY(done.value(u"complete"_s).toBool());
         QCOMPARE(trialsWithoutTimes(done), trialsWithoutTimes(results));
+
+        // --resume alone takes the command recorded in the folder; an option typed with it must
+        // still agree with the file.
+        const QString c = dir.filePath(u"c"_s);
+        QVERIFY(QDir().mkpath(c));
+        QFile partialC(QDir(c).filePath(u"results.json"_s));
+        QVERIFY(partialC.open(QIODevice::WriteOnly));
+        partialC.write(QJsonDocument(partial).toJson());
+        partialC.close();
+        const CliRun changed = runCli({ u"sweep"_s, u"--resume"_s, c, u"--max-iter"_s, u"40"_s });
+        QCOMPARE(changed.exitCode, 1);
+        QVERIFY2(
+            changed.err.contains(u"max-iter: 50 in the file, 40 now"_s), qPrintable(changed.err));
+        const CliRun alone = runCli({ u"sweep"_s, u"--resume"_s, c, u"--threads"_s, u"2"_s });
+        QVERIFY2(alone.exitCode == 0, qPrintable(alone.err));
+        QVERIFY(alone.err.contains(u"5 of 12 cells already finished"_s));
+        QCOMPARE(trialsWithoutTimes(readJson(QDir(c).filePath(u"results.json"_s))),
+            trialsWithoutTimes(results));
+
+        // A folder whose file records no command cannot be resumed without one.
+        QJsonObject noCommand = partial;
+        noCommand.remove(u"arguments"_s);
+        QFile fileD(QDir(dir.filePath(u"d"_s)).filePath(u"results.json"_s));
+        QVERIFY(QDir().mkpath(dir.filePath(u"d"_s)));
+        QVERIFY(fileD.open(QIODevice::WriteOnly));
+        fileD.write(QJsonDocument(noCommand).toJson());
+        fileD.close();
+        const CliRun unrecorded = runCli({ u"sweep"_s, u"--resume"_s, dir.filePath(u"d"_s) });
+        QCOMPARE(unrecorded.exitCode, 2);
+        QVERIFY2(unrecorded.err.contains(u"does not record the sweep's command"_s),
+            qPrintable(unrecorded.err));
+        const CliRun missing = runCli({ u"sweep"_s, u"--resume"_s, dir.filePath(u"none"_s) });
+        QVERIFY(missing.exitCode != 0);
+        QVERIFY2(missing.err.contains(u"nothing to resume"_s), qPrintable(missing.err));
     }
 };
 

@@ -96,6 +96,22 @@ void TestSweepArguments::guiMadeOptions()
     QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error()));
     QCOMPARE(json(experimentOptionsToJson(parsed->sweep.experiment, SampleNormalization::Auto)),
         json(experimentOptionsToJson(o, SampleNormalization::Auto)));
+
+    // The GUI's export records the line in results.json; `sweep --resume DIR` alone reads it.
+    SweepFile file;
+    file.arguments = line;
+    QFile results(QDir(out.path()).filePath(u"results.json"_s));
+    QVERIFY(results.open(QIODevice::WriteOnly));
+    results.write(QJsonDocument(sweepFileToJson(file, o, { u"a"_s, u"b"_s }, 9)).toJson());
+    results.close();
+    const Result<cli::CliOptions> resumed
+        = cli::parseSweepArguments({ u"sweep"_s, u"--resume"_s, out.path() });
+    QVERIFY2(resumed, qPrintable(resumed ? QString() : resumed.error()));
+    QVERIFY(resumed->sweep.resume);
+    QCOMPARE(resumed->sweep.outDir, out.path());
+    QCOMPARE(json(experimentOptionsToJson(resumed->sweep.experiment, SampleNormalization::Auto)),
+        json(experimentOptionsToJson(o, SampleNormalization::Auto)));
+    QCOMPARE(json(datasetRequestToJson(resumed->dataset)), json(datasetRequestToJson(request)));
 }
 
 QTEST_GUILESS_MAIN(TestSweepArguments)
