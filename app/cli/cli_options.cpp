@@ -238,6 +238,7 @@ QList<QCommandLineOption> runOptionList()
         { u"labeled-fraction"_s, u"Labelled fraction per class"_s, u"f"_s },
         { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
         { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
+        { u"factors"_s, u"Factors MAT-file"_s, u"file"_s },
     };
 }
 
@@ -309,6 +310,9 @@ QString usageText(Command command)
                "  --normalize MODE     auto (L2 per sample for the CF family), none or l2\n"
                "  --threads T          cores for the inner products (default: all)\n"
                "  --basis-png PNG      also write the basis images as one PNG\n"
+               "  --factors FILE.mat   also write the factors for MATLAB/scipy: U (m x k, pixels\n"
+               "                       in fea's column-major order), V, W (CF family), labels\n"
+               "                       (1..c), gnd, objective and facet_run (this JSON as text)\n"
                "Method parameters (METHODS.md; each method reads the ones it uses):\n"
                "  --lambda X           regularization weight (lccf/gnmf 100, lcf 0.3, cf-ogl 1)\n"
                "  --p P                neighbours of the kNN graph (5)\n"
@@ -510,6 +514,7 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     }
     o.jsonPath = p.value(u"json"_s);
     o.basisPngPath = p.value(u"basis-png"_s);
+    o.factorsPath = p.value(u"factors"_s);
     return o;
 }
 

@@ -26,6 +26,7 @@ struct CliOptions {
     QStringList classes; // class names to keep (empty = all)
     QString jsonPath;
     QString basisPngPath;
+    QString factorsPath; // --factors: U, V, W, labels, ... as a MAT file (data/mat_writer.h)
     QString outPath; // export-dataset --out
     BenchCliOptions bench; // bench
     SweepCliOptions sweep; // sweep, sweep-cell

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/commands.h"
 
-#include "cli/run_report.h"
 #include "core/openmp.h"
 #include "data/image_render.h"
+#include "data/mat_writer.h"
+#include "experiment/run_report.h"
 #include "util/atomic_write.h"
 
 #include <Eigen/Core>
@@ -140,6 +141,13 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
             return kExitFailure;
         }
     }
+
+    if (!options.factorsPath.isEmpty())
+        if (const Result<bool> written = writeFactorsMat(options.factorsPath, data, result, report);
+            !written) {
+            err << "facet-cli: " << written.error() << Qt::endl;
+            return kExitFailure;
+        }
 
     const Factorization& f = result.factorization;
     out << QString::fromStdString(options.run.method) << " rank " << options.run.params.rank

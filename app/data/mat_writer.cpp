@@ -3,10 +3,12 @@
 
 #include "data/image_set.h"
 #include "data/mat_loader.h"
+#include "data/mat_loader_structure.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QTemporaryFile>
 
 #include <matio.h>
@@ -14,6 +16,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -42,16 +45,66 @@ Result<bool> writeVariable(
     return true;
 }
 
+// A char row vector of UTF-16 code units, as MATLAB itself stores text.
+Result<bool> writeText(mat_t* mat, const char* name, const QString& text)
+{
+    std::vector<char16_t> units(text.utf16(), text.utf16() + text.size());
+    std::size_t dims[2] = { 1, units.size() };
+    matvar_t* var = Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UINT16, 2, dims, units.data(), 0);
+    if (!var)
+        return Error {
+            QStringLiteral("could not create the variable '%1'").arg(QLatin1String(name))
+        };
+    const int failed = Mat_VarWrite(mat, var, MAT_COMPRESSION_ZLIB);
+    Mat_VarFree(var);
+    if (failed)
+        return Error { QStringLiteral("could not write the variable '%1' (disk full?)")
+                           .arg(QLatin1String(name)) };
+    return true;
+}
+
+bool isImage(const Dataset& data)
+{
+    return data.height > 1
+        && std::size_t(data.height) * std::size_t(data.width) == std::size_t(data.features());
+}
+
+// The row of X (row-major pixels) that holds pixel p of the file's column-major order.
+Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data)
+{
+    if (!isImage(data))
+        return Eigen::Index(p);
+    const auto h = std::size_t(data.height), w = std::size_t(data.width);
+    return Eigen::Index((p % h) * w + p / h);
+}
+
+// `gnd` as writeDatasetMat writes it: the class names when they are all numbers, else 1..c.
+std::vector<double> fileClasses(const Dataset& data)
+{
+    std::vector<double> gnd(data.labels.size());
+    const bool numeric = classNamesAreNumbers(data.classNames);
+    for (std::size_t i = 0; i < gnd.size(); ++i) {
+        const int label = data.labels[i];
+        gnd[i] = numeric ? data.classNames[label].trimmed().toDouble() : double(label + 1);
+    }
+    return gnd;
+}
+
+Result<bool> writeImageSize(mat_t* mat, const Dataset& data)
+{
+    std::vector<double> height { double(data.height) }, width { double(data.width) };
+    if (auto r = writeVariable(mat, "im_height", 1, 1, height); !r)
+        return r;
+    return writeVariable(mat, "im_width", 1, 1, width);
+}
+
 Result<bool> writeAll(mat_t* mat, const Dataset& data)
 {
     const auto n = std::size_t(data.samples()), m = std::size_t(data.features());
-    const int h = data.height, w = data.width;
-    const bool image = h > 1 && std::size_t(h) * std::size_t(w) == m;
-    // fea(i, p) sits at p * n + i; file pixel p = c * h + r (column-major) is X's r * w + c.
+    // fea(i, p) sits at p * n + i.
     std::vector<double> fea(n * m);
     for (std::size_t p = 0; p < m; ++p) {
-        const std::size_t r = image ? p % std::size_t(h) : 0, c = image ? p / std::size_t(h) : p;
-        const auto feature = Eigen::Index(image ? r * std::size_t(w) + c : p);
+        const Eigen::Index feature = featureOfFilePixel(p, data);
         for (std::size_t i = 0; i < n; ++i)
             fea[p * n + i] = double(data.X(feature, Eigen::Index(i)));
     }
@@ -60,31 +113,93 @@ Result<bool> writeAll(mat_t* mat, const Dataset& data)
     fea = {};
 
     if (data.hasLabels()) {
-        std::vector<double> gnd(n);
-        const bool numeric = classNamesAreNumbers(data.classNames);
-        for (std::size_t i = 0; i < n; ++i) {
-            const int label = data.labels[i];
-            gnd[i] = numeric ? data.classNames[label].trimmed().toDouble() : double(label + 1);
-        }
+        std::vector<double> gnd = fileClasses(data);
         if (auto r = writeVariable(mat, "gnd", n, 1, gnd); !r)
             return r;
     }
-    if (image && h != w) {
-        std::vector<double> height { double(h) }, width { double(w) };
-        if (auto r = writeVariable(mat, "im_height", 1, 1, height); !r)
-            return r;
-        if (auto r = writeVariable(mat, "im_width", 1, 1, width); !r)
-            return r;
-    }
+    if (isImage(data) && data.height != data.width)
+        return writeImageSize(mat, data);
     return true;
 }
 
-} // namespace
-
-Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
+// A column-major copy of an n x k factor, for writeVariable.
+std::vector<double> columnMajor(const Matrix& factor)
 {
-    if (data.samples() == 0 || data.features() == 0)
-        return Error { QStringLiteral("%1: nothing to write, the dataset is empty").arg(path) };
+    std::vector<double> values(std::size_t(factor.size()));
+    Eigen::Map<Eigen::MatrixXd>(values.data(), factor.rows(), factor.cols())
+        = factor.cast<double>();
+    return values;
+}
+
+Result<bool> writeFactors(
+    mat_t* mat, const Dataset& data, const RunResult& result, const QJsonObject& report)
+{
+    const Factorization& f = result.factorization;
+    const auto m = std::size_t(f.basis.rows()), n = std::size_t(f.V.rows()),
+               k = std::size_t(f.basis.cols());
+    // U(p, j) sits at j * m + p, with p in the file's pixel order.
+    std::vector<double> basis(m * k);
+    for (std::size_t p = 0; p < m; ++p) {
+        const Eigen::Index feature = featureOfFilePixel(p, data);
+        for (std::size_t j = 0; j < k; ++j)
+            basis[j * m + p] = double(f.basis(feature, Eigen::Index(j)));
+    }
+    if (auto r = writeVariable(mat, "U", m, k, basis); !r)
+        return r;
+    basis = {};
+    std::vector<double> v = columnMajor(f.V);
+    if (auto r = writeVariable(mat, "V", n, std::size_t(f.V.cols()), v); !r)
+        return r;
+    if (f.W.size() > 0) {
+        std::vector<double> w = columnMajor(f.W);
+        if (auto r = writeVariable(mat, "W", n, std::size_t(f.W.cols()), w); !r)
+            return r;
+    }
+    std::vector<double> labels(result.predicted.begin(), result.predicted.end());
+    for (double& label : labels)
+        label += 1;
+    if (auto r = writeVariable(mat, "labels", labels.size(), 1, labels); !r)
+        return r;
+    if (data.hasLabels()) {
+        std::vector<double> gnd = fileClasses(data);
+        if (auto r = writeVariable(mat, "gnd", n, 1, gnd); !r)
+            return r;
+    }
+    std::vector<double> objective = f.history;
+    if (auto r = writeVariable(mat, "objective", objective.size(), 1, objective); !r)
+        return r;
+    if (isImage(data))
+        if (auto r = writeImageSize(mat, data); !r)
+            return r;
+    QJsonObject run = report;
+    run.remove(QStringLiteral("labels"));
+    run.remove(QStringLiteral("objective_history"));
+    return writeText(
+        mat, "facet_run", QString::fromUtf8(QJsonDocument(run).toJson(QJsonDocument::Compact)));
+}
+
+// The variables of a MAT file, in file order (empty when matio cannot open it).
+QStringList variableNames(const QString& path)
+{
+    QStringList names;
+    std::unique_ptr<mat_t, MatCloser> mat(
+        Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY));
+    if (!mat)
+        return names;
+    while (matvar_t* var = Mat_VarReadNextInfo(mat.get())) {
+        names << QString::fromUtf8(var->name ? var->name : "");
+        Mat_VarFree(var);
+    }
+    return names;
+}
+
+// Creates `path` through a temporary file beside it: `fill` writes the variables, `check` reads
+// the closed temporary file back (empty: sound, else the problem), and only then is it renamed
+// over `path`, so readers see the old or the new file and never a cut-off one.
+Result<bool> writeMatFile(const QString& path, const char* header,
+    const std::function<Result<bool>(mat_t*)>& fill,
+    const std::function<QString(const QString&)>& check)
+{
     const QFileInfo info(path);
     if (info.isDir())
         return Error {
@@ -104,20 +219,20 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
     temp.close(); // matio opens the file by name; QTemporaryFile still removes it on failure
     const QByteArray encoded = QFile::encodeName(tempPath);
     {
-        std::unique_ptr<mat_t, MatCloser> mat(Mat_CreateVer(
-            encoded.constData(), "Written by Facet (facet-cli export-dataset)", MAT_FT_MAT5));
+        std::unique_ptr<mat_t, MatCloser> mat(
+            Mat_CreateVer(encoded.constData(), header, MAT_FT_MAT5));
         if (!mat)
             return Error { QStringLiteral("%1: matio could not create the file").arg(path) };
-        if (auto r = writeAll(mat.get(), data); !r)
+        if (auto r = fill(mat.get()); !r)
             return Error { QStringLiteral("%1: %2").arg(path, r.error()) };
     }
     // matio does not check its fwrite calls: on a full disk (or past a file-size limit) it closes
-    // a cut-off file without a word. Reading the file back through the loader, which checks every
-    // size against the bytes present, catches that before the old file is replaced.
-    if (const Result<Dataset> check = loadMat(tempPath);
-        !check || check->samples() != data.samples() || check->features() != data.features())
+    // a cut-off file without a word. Reading the file back, checking every size against the bytes
+    // present, catches that before the old file is replaced.
+    if (const QString problem = check(tempPath); !problem.isEmpty())
         return Error { QStringLiteral("%1: the file could not be written completely (disk full?)%2")
-                           .arg(path, check ? QString() : QStringLiteral(": ") + check.error()) };
+                           .arg(path,
+                               problem == u"-" ? QString() : QStringLiteral(": ") + problem) };
     // rename(2) replaces the target in one step, so readers see the old or the new file.
     if (std::rename(encoded.constData(), QFile::encodeName(info.absoluteFilePath()).constData())
         != 0)
@@ -125,6 +240,73 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
                            .arg(path, QString::fromLocal8Bit(std::strerror(errno))) };
     temp.setAutoRemove(false);
     return true;
+}
+
+} // namespace
+
+Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
+{
+    if (data.samples() == 0 || data.features() == 0)
+        return Error { QStringLiteral("%1: nothing to write, the dataset is empty").arg(path) };
+    return writeMatFile(
+        path, "Written by Facet (facet-cli export-dataset)",
+        [&](mat_t* mat) { return writeAll(mat, data); },
+        [&](const QString& written) {
+            const Result<Dataset> back = loadMat(written);
+            if (!back)
+                return back.error();
+            return back->samples() == data.samples() && back->features() == data.features()
+                ? QString()
+                : QStringLiteral("-");
+        });
+}
+
+Result<bool> writeFactorsMat(
+    const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report)
+{
+    const Factorization& f = result.factorization;
+    if (f.basis.size() == 0 || f.V.size() == 0)
+        return Error { QStringLiteral("%1: nothing to write, the run has no factors").arg(path) };
+    if (f.basis.rows() != data.features() || f.V.rows() != data.samples()
+        || result.predicted.size() != std::size_t(data.samples()))
+        return Error { QStringLiteral("%1: the factors (%2 x %3 basis, %4 x %5 V) do not match the "
+                                      "data (%6 features, %7 samples)")
+                           .arg(path)
+                           .arg(f.basis.rows())
+                           .arg(f.basis.cols())
+                           .arg(f.V.rows())
+                           .arg(f.V.cols())
+                           .arg(data.features())
+                           .arg(data.samples()) };
+    const QByteArray header
+        = QStringLiteral("Written by Facet %1, the factors of a run of %2")
+              .arg(QStringLiteral(FACET_VERSION_STRING), QString::fromStdString(f.method))
+              .toUtf8();
+    return writeMatFile(
+        path, header.constData(),
+        [&](mat_t* mat) { return writeFactors(mat, data, result, report); },
+        [&](const QString& written) {
+            // Every element's headers inside the file, each top-level element whole, and every
+            // variable there: a file cut between two elements passes the first two checks.
+            if (QString problem = matV5StructureProblem(written); !problem.isEmpty())
+                return problem;
+            if (QString problem = matV5TruncationProblem(written, {}); !problem.isEmpty())
+                return problem;
+            QStringList expected { QStringLiteral("U"), QStringLiteral("V") };
+            if (f.W.size() > 0)
+                expected << QStringLiteral("W");
+            expected << QStringLiteral("labels");
+            if (data.hasLabels())
+                expected << QStringLiteral("gnd");
+            expected << QStringLiteral("objective");
+            if (isImage(data))
+                expected << QStringLiteral("im_height") << QStringLiteral("im_width");
+            expected << QStringLiteral("facet_run");
+            const QStringList found = variableNames(written);
+            return found == expected ? QString()
+                                     : QStringLiteral("it holds %1 of the variables %2")
+                                           .arg(found.join(u' '), expected.join(u' '));
+        });
 }
 
 } // namespace facet

@@ -2,7 +2,10 @@
 #pragma once
 
 #include "data/dataset.h"
+#include "experiment/run.h"
 #include "util/result.h"
+
+#include <QJsonObject>
 
 namespace facet {
 
@@ -14,5 +17,23 @@ namespace facet {
 // temporary file beside `path` and renamed over it, so a failure leaves no half file.
 // 28x28 images load back with --pixel-order column: the loader takes that size for MNIST.
 Result<bool> writeDatasetMat(const QString& path, const Dataset& data);
+
+// Writes a run's factors for MATLAB or scipy.io.loadmat, in the orientation of the data file
+// writeDatasetMat makes (fea' ~ U * V'):
+//   U          m x k  the basis images (NMF: U; CF family: X W), pixels in fea's column-major
+//                     order, so reshape(U(:, j), im_height, im_width) is image j upright
+//   V          n x k  row i is the new representation of sample i
+//   W          n x k  the CF family's association matrix (only for the CF family)
+//   labels     n x 1  the predicted cluster of each sample, 1..c
+//   gnd        n x 1  the true classes as writeDatasetMat writes them (labelled data only)
+//   objective  T x 1  the objective after each iteration (NaN where it was not finite)
+//   im_height, im_width  the image size (image data only)
+//   facet_run  char   `report` as compact JSON (method, every option, seed, dataset and its
+//                     preprocessing, scores, stop reason) without its labels and objective
+//                     history, which are the variables above
+// `data` is the data the run factorized (its image size and classes). Written through a temporary
+// file like writeDatasetMat; the file is checked element by element before it replaces `path`.
+Result<bool> writeFactorsMat(
+    const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report);
 
 } // namespace facet

@@ -242,7 +242,8 @@ private Q_SLOTS:
         // past the delete), which LeakSanitizer would report here (RELIABILITY.md).
         const QString png = dir.filePath(u"basis.bmp"_s);
         const QString mat = dir.filePath(u"export.mat"_s);
-        for (const QString& path : { json, png, mat })
+        const QString factors = dir.filePath(u"factors.mat"_s);
+        for (const QString& path : { json, png, mat, factors })
             QVERIFY(writeBytesFile(path, "old contents").ok());
         QImage noise(400, 400, QImage::Format_RGB888);
         Rng rng(5);
@@ -250,15 +251,19 @@ private Q_SLOTS:
             for (int x = 0; x < noise.width() * 3; ++x)
                 noise.scanLine(y)[x] = uchar(rng.below(256));
         const auto data = plantedData(60, 200, 6);
-        QString bytesError, imageError, matError;
+        // 200 x 6 doubles of V alone do not fit in 4 KiB, compressed or not.
+        const RunResult run = runAndCluster(data->X, data->labels, options("cf", 6, 20));
+        QString bytesError, imageError, matError, factorsError;
         {
             const FileSizeLimit limit(4096);
             const Result<bool> a = writeBytesFile(json, QByteArray(100000, 'x'));
             const Result<bool> b = writeImageFile(png, noise);
             const Result<bool> c = writeDatasetMat(mat, *data);
+            const Result<bool> d = writeFactorsMat(factors, *data, run, QJsonObject {});
             bytesError = a.ok() ? QString() : a.error();
             imageError = b.ok() ? QString() : b.error();
             matError = c.ok() ? QString() : c.error();
+            factorsError = d.ok() ? QString() : d.error();
         }
         QVERIFY2(!bytesError.isEmpty(), "writeBytesFile reported success on a full disk");
         QVERIFY2(!imageError.isEmpty(), "writeImageFile reported success on a full disk");
@@ -270,7 +275,11 @@ private Q_SLOTS:
         // before the rename, so a cut-off file never replaces the old one.
         QVERIFY2(!matError.isEmpty(), "writeDatasetMat reported success on a full disk");
         QCOMPARE(readAll(mat), QByteArray("old contents"));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
+        QVERIFY2(factorsError.contains(u"could not be written completely"_s)
+                || factorsError.contains(u"disk full"_s),
+            qPrintable(factorsError));
+        QCOMPARE(readAll(factors), QByteArray("old contents"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
     }
 
     // A folder the process cannot write: a clear error naming the file. As root, permission bits

@@ -2,7 +2,7 @@
 // Sessions: a round trip keeps every option and every factor bit; dataset paths stay inside the
 // session folder; a facet-cli run report (version 0) migrates; a newer file and a failed save
 // change nothing on disk. Damaged files: test_session_malformed.cpp.
-#include "cli/run_report.h"
+#include "experiment/run_report.h"
 #include "session/session.h"
 #include "session/session_matrix.h"
 #include "session_fixtures.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/run_report.h"
+#include "experiment/run_report.h"
 
 #include "data/dataset_request_json.h"
 #include "util/params_json.h"

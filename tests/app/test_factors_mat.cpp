@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A run's factors as a MAT file (writeFactorsMat, `facet-cli run --factors`): every variable read
+// back through matio itself, in the orientation of the data file export-dataset writes, so that
+// fea' * W is U for the CF family; the run's options as JSON text; refusals.
+#include "cli_process.h"
+#include "core/random.h"
+#include "data/mat_loader.h"
+#include "data/mat_writer.h"
+#include "experiment/run_report.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <matio.h>
+
+#include <map>
+#include <memory>
+
+using namespace facet;
+using namespace facet::testing;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct MatValue {
+    std::size_t rows = 0, cols = 0;
+    std::vector<double> values; // column-major
+    QString text; // char variables
+};
+
+struct MatContents {
+    QStringList order;
+    std::map<QString, MatValue> variables;
+};
+
+// Every variable of the file, read by matio (not by Facet's loader).
+MatContents readWithMatio(const QString& path)
+{
+    MatContents contents;
+    mat_t* mat = Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY);
+    if (!mat)
+        return contents;
+    while (matvar_t* var = Mat_VarReadNext(mat)) {
+        MatValue value;
+        value.rows = var->dims[0];
+        value.cols = var->dims[1];
+        const std::size_t count = value.rows * value.cols;
+        if (var->class_type == MAT_C_DOUBLE) {
+            const auto* data = static_cast<const double*>(var->data);
+            value.values.assign(data, data + count);
+        } else if (var->class_type == MAT_C_CHAR && var->data_type == MAT_T_UINT16) {
+            value.text
+                = QString::fromUtf16(static_cast<const char16_t*>(var->data), qsizetype(count));
+        }
+        const QString name = QString::fromUtf8(var->name);
+        contents.order << name;
+        contents.variables[name] = std::move(value);
+        Mat_VarFree(var);
+    }
+    Mat_Close(mat);
+    return contents;
+}
+
+// Images of 4 x 6 pixels (not square, so a transposed pixel order cannot pass), 3 classes.
+Dataset images(int samples, bool labelled)
+{
+    Dataset data;
+    data.name = u"planted"_s;
+    data.height = 4;
+    data.width = 6;
+    Rng rng(17);
+    data.X = rng.uniformMatrix(24, samples);
+    for (int j = 0; j < samples; ++j) {
+        data.X.block(8 * (j % 3), j, 8, 1).array() += Scalar(2);
+        if (labelled)
+            data.labels.push_back(j % 3);
+    }
+    if (labelled)
+        data.classNames = { u"left"_s, u"middle"_s, u"right"_s };
+    return data;
+}
+
+RunResult run(const Dataset& data, const std::string& method)
+{
+    RunOptions o;
+    o.method = method;
+    o.params.rank = 3;
+    o.driver.maxIter = 40;
+    o.driver.seed = 12345;
+    o.clusters = 3;
+    return runAndCluster(data.X, data.labels, o, {});
+}
+
+QJsonObject reportOf(const Dataset& data, const RunResult& result, const std::string& method)
+{
+    RunOptions o;
+    o.method = method;
+    o.params.rank = 3;
+    o.driver.maxIter = 40;
+    o.driver.seed = 12345;
+    DatasetRequest request;
+    request.spec = u"builtin:planted"_s;
+    return runReport(data, request, o, result, {});
+}
+
+} // namespace
+
+class TestFactorsMat : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private slots:
+    void cfFactorsReadBackInTheDataFilesOrientation()
+    {
+        const Dataset data = images(30, true);
+        const RunResult result = run(data, "cf");
+        const QString path = m_dir.filePath(u"cf.mat"_s);
+        const Result<bool> written
+            = writeFactorsMat(path, data, result, reportOf(data, result, "cf"));
+        QVERIFY2(written, qPrintable(written ? QString() : written.error()));
+
+        const MatContents file = readWithMatio(path);
+        QCOMPARE(file.order,
+            QStringList({ u"U"_s, u"V"_s, u"W"_s, u"labels"_s, u"gnd"_s, u"objective"_s,
+                u"im_height"_s, u"im_width"_s, u"facet_run"_s }));
+        const Factorization& f = result.factorization;
+        const MatValue& u = file.variables.at(u"U"_s);
+        QCOMPARE(u.rows, std::size_t(24));
+        QCOMPARE(u.cols, std::size_t(3));
+        // Pixel (r, c) is row c * 4 + r of U (MATLAB's reshape(U(:, j), 4, 6)), row r * 6 + c of
+        // the basis.
+        for (int j = 0; j < 3; ++j)
+            for (int r = 0; r < 4; ++r)
+                for (int c = 0; c < 6; ++c)
+                    QCOMPARE(
+                        u.values[std::size_t(j * 24 + c * 4 + r)], double(f.basis(r * 6 + c, j)));
+        for (const auto& [name, matrix] :
+            { std::pair { u"V"_s, &f.V }, std::pair { u"W"_s, &f.W } }) {
+            const MatValue& v = file.variables.at(name);
+            QCOMPARE(v.rows, std::size_t(30));
+            QCOMPARE(v.cols, std::size_t(3));
+            for (int j = 0; j < 3; ++j)
+                for (int i = 0; i < 30; ++i)
+                    QCOMPARE(v.values[std::size_t(j * 30 + i)], double((*matrix)(i, j)));
+        }
+        const MatValue& labels = file.variables.at(u"labels"_s);
+        const MatValue& gnd = file.variables.at(u"gnd"_s);
+        QCOMPARE(labels.rows, std::size_t(30));
+        for (int i = 0; i < 30; ++i) {
+            QCOMPARE(labels.values[std::size_t(i)], double(result.predicted[std::size_t(i)] + 1));
+            QCOMPARE(gnd.values[std::size_t(i)], double(data.labels[std::size_t(i)] + 1));
+        }
+        QCOMPARE(file.variables.at(u"objective"_s).values, f.history);
+        QCOMPARE(file.variables.at(u"im_height"_s).values, std::vector<double> { 4 });
+        QCOMPARE(file.variables.at(u"im_width"_s).values, std::vector<double> { 6 });
+
+        // The data file of the same set, as export-dataset writes it: fea' * W is U.
+        const QString feaPath = m_dir.filePath(u"data.mat"_s);
+        QVERIFY(writeDatasetMat(feaPath, data).ok());
+        const MatValue& fea = readWithMatio(feaPath).variables.at(u"fea"_s);
+        QCOMPARE(fea.rows, std::size_t(30));
+        const MatValue& w = file.variables.at(u"W"_s);
+        for (std::size_t p = 0; p < 24; ++p)
+            for (std::size_t j = 0; j < 3; ++j) {
+                double sum = 0;
+                for (std::size_t i = 0; i < 30; ++i)
+                    sum += fea.values[p * 30 + i] * w.values[j * 30 + i];
+                QVERIFY(std::abs(sum - u.values[j * 24 + p]) < 1e-9);
+            }
+
+        // The run's options, as JSON text without the two arrays the file holds as variables.
+        const QJsonObject run
+            = QJsonDocument::fromJson(file.variables.at(u"facet_run"_s).text.toUtf8()).object();
+        QCOMPARE(run.value(u"method"_s).toString(), u"cf"_s);
+        QCOMPARE(run.value(u"seed"_s).toDouble(), 12345.0);
+        QCOMPARE(run.value(u"params"_s).toObject().value(u"max-iter"_s).toInt(), 40);
+        QCOMPARE(
+            run.value(u"dataset"_s).toObject().value(u"path"_s).toString(), u"builtin:planted"_s);
+        QVERIFY(!run.contains(u"labels"_s));
+        QVERIFY(!run.contains(u"objective_history"_s));
+    }
+
+    void nmfOnUnlabelledDataHasNoWAndNoGnd()
+    {
+        const Dataset data = images(12, false);
+        const RunResult result = run(data, "nmf");
+        const QString path = m_dir.filePath(u"nmf.mat"_s);
+        QVERIFY(writeFactorsMat(path, data, result, reportOf(data, result, "nmf")).ok());
+        const MatContents file = readWithMatio(path);
+        QCOMPARE(file.order,
+            QStringList({ u"U"_s, u"V"_s, u"labels"_s, u"objective"_s, u"im_height"_s,
+                u"im_width"_s, u"facet_run"_s }));
+        // Not a dataset: the loader says which variable it missed, and reads V when asked.
+        const Result<Dataset> asData = loadMat(path);
+        QVERIFY(!asData);
+        MatLoadOptions readV;
+        readV.dataVariable = u"V"_s;
+        readV.labelVariable = u"labels"_s;
+        readV.height = 1;
+        readV.width = 3;
+        const Result<Dataset> v = loadMat(path, readV);
+        QVERIFY2(v, qPrintable(v ? QString() : v.error()));
+        QCOMPARE(v->samples(), Eigen::Index(12));
+    }
+
+    void refusesWhatItCannotWrite()
+    {
+        const Dataset data = images(12, true);
+        RunResult result = run(data, "nmf");
+        const QJsonObject report = reportOf(data, result, "nmf");
+        const Result<bool> folder = writeFactorsMat(m_dir.path(), data, result, report);
+        QVERIFY(!folder);
+        QVERIFY2(folder.error().contains(u"is a folder"_s), qPrintable(folder.error()));
+        const Result<bool> other
+            = writeFactorsMat(m_dir.filePath(u"x.mat"_s), images(13, true), result, report);
+        QVERIFY(!other);
+        QVERIFY2(other.error().contains(u"do not match the data (24 features, 13 samples)"_s),
+            qPrintable(other.error()));
+        result.factorization.V.resize(0, 0);
+        const Result<bool> empty
+            = writeFactorsMat(m_dir.filePath(u"y.mat"_s), data, result, report);
+        QVERIFY(!empty);
+        QVERIFY2(empty.error().contains(u"no factors"_s), qPrintable(empty.error()));
+        QVERIFY(!QFile::exists(m_dir.filePath(u"x.mat"_s)));
+        QVERIFY(!QFile::exists(m_dir.filePath(u"y.mat"_s)));
+    }
+
+    void cliWritesTheFactorsOfItsRun()
+    {
+        const QString json = m_dir.filePath(u"run.json"_s);
+        const QString mat = m_dir.filePath(u"run.mat"_s);
+        const CliRun cli = runCli({ u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+            u"lccf"_s, u"--rank"_s, u"17"_s, u"--max-iter"_s, u"30"_s, u"--seed"_s, u"5"_s,
+            u"--json"_s, json, u"--factors"_s, mat });
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        const QJsonObject report = readJson(json);
+        const MatContents file = readWithMatio(mat);
+        QVERIFY(file.order.contains(u"W"_s));
+        const MatValue& v = file.variables.at(u"V"_s);
+        QCOMPARE(qint64(v.rows), report.value(u"n"_s).toInteger());
+        QCOMPARE(v.cols, std::size_t(17));
+        const QJsonArray labels = report.value(u"labels"_s).toArray();
+        const MatValue& fileLabels = file.variables.at(u"labels"_s);
+        QCOMPARE(qsizetype(fileLabels.rows), labels.size());
+        for (qsizetype i = 0; i < labels.size(); ++i)
+            QCOMPARE(fileLabels.values[std::size_t(i)], labels.at(i).toDouble() + 1);
+        QJsonObject expected = report;
+        expected.remove(u"labels"_s);
+        expected.remove(u"objective_history"_s);
+        QCOMPARE(QJsonDocument::fromJson(file.variables.at(u"facet_run"_s).text.toUtf8()).object(),
+            expected);
+        // sweep has no single run to write.
+        const CliRun sweep = runCli({ u"sweep"_s, u"--dataset"_s, u"builtin:swimmer"_s,
+            u"--methods"_s, u"nmf"_s, u"--out"_s, m_dir.filePath(u"s"_s), u"--factors"_s, mat });
+        QCOMPARE(sweep.exitCode, 2);
+        QVERIFY2(sweep.err.contains(u"--factors"_s), qPrintable(sweep.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFactorsMat)
+#include "test_factors_mat.moc"
