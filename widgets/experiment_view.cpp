@@ -451,7 +451,8 @@ bool ExperimentView::openTrial(const TrialResult& trial)
         if (!prepared || m_preparedFor != m_runDataset.get())
             prepared = std::make_shared<const ExperimentDataset>(
                 *m_runDataset, SampleNormalization::Auto);
-        const TrialRun run = makeTrialRun(*prepared, m_options, trial);
+        TrialRun run = makeTrialRun(*prepared, m_options, trial);
+        run.request = m_runRequest;
         showStatus(tr("Opened %1 in the explorer.").arg(run.title.toHtmlEscaped()));
         Q_EMIT trialRunRequested(run);
         return true;

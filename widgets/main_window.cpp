@@ -7,7 +7,9 @@
 #include "convergence_plot.h"
 #include "data/dataset_source.h"
 #include "data/image_render.h"
+#include "data/mat_writer.h"
 #include "dataset_inspector.h"
+#include "experiment/run_report.h"
 #include "experiment_view.h"
 #include "jobs/solve_job.h"
 #include "method_parameters.h"
@@ -22,6 +24,7 @@
 #include "session/session.h"
 
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -30,6 +33,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
 #include <QThread>
 #include <QTimer>
@@ -420,11 +424,9 @@ void MainWindow::showResult(const RunResult& result, const RunOptions& options,
     m_clusters->setResult(*m_dataset, result);
     m_representation->setResult(*m_dataset, result);
     m_reconstruction->setResult(*runData, result); // the data the factors approximate
-    // New images are prepared as the run's data was: normalized when it was.
-    DatasetRequest projectionRequest = m_request;
-    projectionRequest.prepare.l2Normalize = runData != m_dataset;
+    // New images are prepared as the run's data was.
     m_projection->setContext(
-        runData, projectionRequest, std::make_shared<const RunResult>(result), options);
+        runData, resultRequest(), std::make_shared<const RunResult>(result), options);
     m_clustersDock->raise(); // the dataset panel shares its place; the new result comes first
     m_controls->setResultSummary(runSummaryHtml(result, options));
 }
@@ -501,6 +503,92 @@ bool MainWindow::exportBasis(const QString& path)
     return true;
 }
 
+DatasetRequest MainWindow::resultRequest() const
+{
+    // The samples were scaled to unit norm when the set was loaded that way, or when the run
+    // took the normalized copy (runData: the CF family under Auto, or L2 for every method).
+    DatasetRequest request = m_request;
+    request.prepare.l2Normalize = m_request.prepare.l2Normalize || m_resultData != m_dataset;
+    return request;
+}
+
+QString MainWindow::exportPath(
+    const QString& title, const QString& suggestion, const QString& filter, const QString& suffix)
+{
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder")).toString();
+    QString path = QFileDialog::getSaveFileName(
+        this, title, folder.isEmpty() ? suggestion : QDir(folder).filePath(suggestion), filter);
+    if (path.isEmpty())
+        return path;
+    if (!path.endsWith(u'.' + suffix, Qt::CaseInsensitive))
+        path += u'.' + suffix;
+    settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+    return path;
+}
+
+void MainWindow::exportFactorsDialog()
+{
+    if (!m_result || !m_resultData)
+        return;
+    const QString path = exportPath(tr("Export factors"),
+        tr("%1_%2_k%3_factors.mat")
+            .arg(m_resultData->name, QString::fromStdString(m_resultOptions.method))
+            .arg(m_resultOptions.params.rank),
+        tr("MATLAB files (*.mat)"), QStringLiteral("mat"));
+    if (!path.isEmpty())
+        exportFactors(path);
+}
+
+bool MainWindow::exportFactors(const QString& path)
+{
+    if (!m_result || !m_resultData) {
+        showError(tr("Nothing to export"), tr("Run a factorization first."));
+        return false;
+    }
+    QJsonObject report = runReport(*m_resultData, resultRequest(), m_resultOptions, *m_result, {});
+    // The explorer does not time loading per run; only the run's own phases are recorded.
+    QJsonObject timings = report.value(QStringLiteral("timings")).toObject();
+    timings.remove(QStringLiteral("load_s"));
+    timings.remove(QStringLiteral("prepare_s"));
+    report.insert(QStringLiteral("timings"), timings);
+    if (const Result<bool> written = writeFactorsMat(path, *m_resultData, *m_result, report);
+        !written) {
+        showError(tr("Could not export the factors"), written.error());
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved the factors to %1.").arg(path));
+    return true;
+}
+
+void MainWindow::exportDatasetDialog()
+{
+    if (!m_dataset)
+        return;
+    const QString path
+        = exportPath(tr("Export prepared dataset"), tr("%1_prepared.mat").arg(m_dataset->name),
+            tr("MATLAB files (*.mat)"), QStringLiteral("mat"));
+    if (!path.isEmpty())
+        exportDataset(path);
+}
+
+bool MainWindow::exportDataset(const QString& path)
+{
+    if (!m_dataset) {
+        showError(tr("Nothing to export"), tr("Open a dataset first."));
+        return false;
+    }
+    if (const Result<bool> written = writeDatasetMat(path, *m_dataset); !written) {
+        showError(tr("Could not export the dataset"), written.error());
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1 (%2 samples) to %3.")
+                                 .arg(m_dataset->name)
+                                 .arg(m_dataset->samples())
+                                 .arg(path));
+    return true;
+}
+
 void MainWindow::updateActions()
 {
     const bool canRun = m_dataset && m_solveThread->isRunning();
@@ -508,6 +596,8 @@ void MainWindow::updateActions()
     m_runAction->setEnabled(!m_running && canRun);
     m_cancelAction->setEnabled(m_running);
     m_exportAction->setEnabled(m_result.has_value());
+    m_exportFactorsAction->setEnabled(m_result.has_value());
+    m_exportDatasetAction->setEnabled(m_dataset != nullptr);
     m_projectAction->setEnabled(m_result.has_value());
     m_preprocessAction->setEnabled(m_dataset != nullptr);
 }

@@ -66,6 +66,10 @@ public:
     void openTrialRun(const TrialRun& run);
     // Writes the current basis as a PNG mosaic; false (with the error shown) when it cannot.
     bool exportBasis(const QString& path);
+    // Writes the current result's factors, labels and options as a MAT file (writeFactorsMat).
+    bool exportFactors(const QString& path);
+    // Writes the loaded dataset, prepared as loaded, as fea/gnd (writeDatasetMat).
+    bool exportDataset(const QString& path);
 
     bool isRunning() const { return m_running; }
     bool isLoading() const;
@@ -139,6 +143,13 @@ private:
     void openDatasetDialog();
     void openFolderDialog();
     void exportBasisDialog();
+    // The request that makes the current result's data (m_request and the run's normalization).
+    DatasetRequest resultRequest() const;
+    void exportFactorsDialog();
+    void exportDatasetDialog();
+    // A save dialog starting in the folder of the last export, with `.suffix` added if missing.
+    QString exportPath(const QString& title, const QString& suggestion, const QString& filter,
+        const QString& suffix);
     void clearResult();
     void submitRun();
     // asLoaded: the dataset exactly as it is (an experiment trial, already prepared); otherwise
@@ -216,6 +227,8 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_exportFactorsAction = nullptr;
+    QAction* m_exportDatasetAction = nullptr;
     QAction* m_preprocessAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

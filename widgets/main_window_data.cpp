@@ -119,7 +119,7 @@ void MainWindow::openTrialRun(const TrialRun& run)
 {
     // The experiment keeps its own dataset and results: only the explorer switches to the
     // trial's classes.
-    adoptDataset({ m_request, run.data, {} });
+    adoptDataset({ run.request.spec.isEmpty() ? m_request : run.request, run.data, {} });
     RunOptions options = run.options;
     m_controls->setMethod(QString::fromStdString(options.method));
     m_controls->setRank(options.params.rank);

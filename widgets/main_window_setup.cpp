@@ -135,6 +135,12 @@ void MainWindow::createMenus()
     file->addSeparator();
     m_exportAction
         = file->addAction(tr("&Export basis image..."), this, &MainWindow::exportBasisDialog);
+    m_exportFactorsAction = file->addAction(
+        tr("Export &factors (MATLAB)..."), this, &MainWindow::exportFactorsDialog);
+    m_exportFactorsAction->setObjectName(QStringLiteral("exportFactorsAction"));
+    m_exportFactorsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportFactorsAction->setStatusTip(
+        tr("U, V, W, the predicted labels and the run's options as a .mat file"));
     QAction* openSession
         = file->addAction(tr("Open &session..."), this, &MainWindow::openSessionDialog);
     openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -169,6 +175,11 @@ void MainWindow::createMenus()
     QMenu* dataMenu = menuBar()->addMenu(tr("&Data"));
     m_preprocessAction = dataMenu->addAction(
         tr("&Preprocessing..."), this, [this] { showPreprocessing(m_request); });
+    m_exportDatasetAction = dataMenu->addAction(
+        tr("&Export prepared dataset (MATLAB)..."), this, &MainWindow::exportDatasetDialog);
+    m_exportDatasetAction->setObjectName(QStringLiteral("exportDatasetAction"));
+    m_exportDatasetAction->setStatusTip(
+        tr("The images as loaded and prepared, as fea/gnd in a .mat file"));
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_runAction = run->addAction(tr("&Run"), this, &MainWindow::startRun);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "data/dataset.h"
+#include "data/dataset_source.h"
 #include "experiment/experiment_data.h"
 
 #include <QString>
@@ -17,6 +18,9 @@ struct TrialRun {
     std::shared_ptr<const Dataset> data;
     RunOptions options;
     QString title; // "Yale_32x32: lcf, c = 5, trial 3"
+    // The request that loaded the experiment's dataset (set by the caller; makeTrialRun does not
+    // know it), so a report of the trial's run names the file its classes came from.
+    DatasetRequest request;
 };
 
 // Throws std::invalid_argument when the trial does not belong to the experiment.

@@ -5,6 +5,7 @@
 #include "cluster_view.h"
 #include "control_panel.h"
 #include "convergence_plot.h"
+#include "data/mat_loader.h"
 #include "jobs/solve_job.h"
 #include "main_window.h"
 #include "main_window_fixture.h"
@@ -16,6 +17,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <memory>
@@ -65,7 +67,13 @@ void TestMainWindow::runShowsBasisAndHistory()
 {
     QFETCH(QString, method);
     auto window = makeWindow();
+    auto* exportFactors = window->findChild<QAction*>(QStringLiteral("exportFactorsAction"));
+    auto* exportDataset = window->findChild<QAction*>(QStringLiteral("exportDatasetAction"));
+    QVERIFY(exportFactors && exportDataset);
+    QVERIFY(!exportDataset->isEnabled());
     QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    QVERIFY(exportDataset->isEnabled());
+    QVERIFY(!exportFactors->isEnabled());
     ControlPanel* controls = window->controlPanel();
     QVERIFY(controls->setMethod(method));
     controls->setRank(8);
@@ -95,6 +103,33 @@ void TestMainWindow::runShowsBasisAndHistory()
         = QDir::current().filePath(QStringLiteral("main_window_%1_basis.png").arg(method));
     QVERIFY(window->exportBasis(mosaic));
     QVERIFY(!QImage(mosaic).isNull());
+
+    // File > Export factors: V with the predicted labels reads back (W only for the CF family);
+    // Data > Export prepared dataset: the loaded set, as loaded.
+    QVERIFY(exportFactors->isEnabled());
+    QTemporaryDir dir;
+    const QString factors = dir.filePath(QStringLiteral("factors.mat"));
+    QVERIFY(window->exportFactors(factors));
+    QVERIFY(window->statusBar()->currentMessage().contains(factors));
+    MatLoadOptions read;
+    read.labelVariable = QStringLiteral("labels");
+    read.height = 1;
+    read.width = 8;
+    for (const QString& name : { QStringLiteral("V"), QStringLiteral("W") }) {
+        read.dataVariable = name;
+        const Result<Dataset> back = loadMat(factors, read);
+        QCOMPARE(back.ok(), name == u"V" || method == u"cf");
+        if (back) {
+            const Matrix& expected = name == u"V" ? f.V : f.W;
+            QVERIFY((back->X - expected.transpose()).cwiseAbs().maxCoeff() < 1e-12);
+            QCOMPARE(back->classCount(), result.clusters);
+        }
+    }
+    const QString prepared = dir.filePath(QStringLiteral("swimmer.mat"));
+    QVERIFY(window->exportDataset(prepared));
+    const Result<Dataset> data = loadMat(prepared);
+    QVERIFY2(data, qPrintable(data ? QString() : data.error()));
+    QVERIFY((data->X - window->dataset()->X).cwiseAbs().maxCoeff() < 1e-12);
     saveScreenshot(*window, QStringLiteral("main_window_%1.png").arg(method));
 }
 

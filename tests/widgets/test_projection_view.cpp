@@ -46,6 +46,7 @@ class TestProjectionView : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void droppedImageIsProjected();
+    void imagesArePreparedLikeAnL2LoadedSet();
 };
 
 void TestProjectionView::initTestCase()
@@ -118,6 +119,52 @@ void TestProjectionView::droppedImageIsProjected()
     QVERIFY(failed.wait(kRunTimeoutMs) || failed.count() == 1);
     QVERIFY(view->projection().has_value());
     QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("not_an_image.png")));
+}
+
+// A set loaded with "scale each sample to unit L2 norm" (the preprocessing dialog's option) and
+// factorized by NMF, which takes the data as loaded: a new image must be scaled the same way, or
+// its coefficients come out on another scale than the training rows of V.
+void TestProjectionView::imagesArePreparedLikeAnL2LoadedSet()
+{
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    DatasetRequest request = window.requestFor(QStringLiteral("builtin:swimmer"));
+    request.prepare.l2Normalize = true;
+    window.openDataset(request);
+    QVERIFY(loaded.wait(kRunTimeoutMs) || loaded.count() == 1);
+    const auto data = window.dataset();
+    QVERIFY(std::abs(data->X.col(5).norm() - 1.0) < 1e-12);
+
+    ControlPanel* controls = window.controlPanel();
+    QVERIFY(controls->setMethod(QStringLiteral("nmf")));
+    controls->setRank(17);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+
+    const int sample = 37;
+    QImage image(data->width, data->height, QImage::Format_Grayscale8);
+    for (int r = 0; r < data->height; ++r)
+        for (int c = 0; c < data->width; ++c)
+            image.setPixel(c, r,
+                data->X(r * data->width + c, sample) > 0 ? qRgb(255, 255, 255) : qRgb(0, 0, 0));
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("swimmer_37.png"));
+    QVERIFY(image.save(png));
+    ProjectionView* view = window.projectionView();
+    QSignalSpy projected(view, &ProjectionView::projected);
+    view->projectFile(png);
+    QVERIFY(projected.wait(kRunTimeoutMs) || projected.count() == 1);
+    // x has unit norm, so its reconstruction's norm is within the relative error of 1 (a 0/1
+    // image of this set has a norm of about 5).
+    const Projection& p = *view->projection();
+    QVERIFY2(std::abs(p.reconstruction.norm() - 1.0) <= p.relativeError + 1e-9,
+        qPrintable(QStringLiteral("|U v| = %1, relative error %2")
+                       .arg(p.reconstruction.norm())
+                       .arg(p.relativeError)));
 }
 
 QTEST_MAIN(TestProjectionView)
