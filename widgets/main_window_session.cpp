@@ -30,6 +30,7 @@ RunResult resultOf(const RunRecord& run)
     f.method = run.options.method;
     f.basis = run.basis;
     f.V = run.V;
+    f.W = run.W;
     f.history = run.history;
     f.segmentStarts = run.segmentStarts;
     f.iterations = run.summary.iterations;

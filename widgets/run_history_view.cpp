@@ -76,7 +76,9 @@ RunHistoryView::RunHistoryView(RunHistoryModel* model, QWidget* parent)
     m_exportTable = new QAction(tr("Export CSV"), this);
     m_exportTable->setToolTip(tr("Write the run table as CSV"));
     m_exportFactors = new QAction(tr("Export factors of the selected run…"), this);
-    m_exportFactors->setToolTip(tr("Write basis.csv (m x k) and V.csv (n x k) into a folder"));
+    m_exportFactors->setToolTip(
+        tr("Write basis.csv (m x k), V.csv (n x k) and, for the CF family, W.csv "
+           "(n x k) into a folder"));
     addActions({ m_delete, m_rename });
 
     m_deleteButton = buttonFor(m_delete, this);
@@ -265,7 +267,9 @@ void RunHistoryView::exportSelectedFactors()
         QMessageBox::warning(this, tr("Export factors"), written.error());
         return;
     }
-    Q_EMIT statusMessage(tr("Wrote basis.csv and V.csv of %1 to %2").arg(run.name, dir));
+    Q_EMIT statusMessage(run.W.size() > 0
+            ? tr("Wrote basis.csv, V.csv and W.csv of %1 to %2").arg(run.name, dir)
+            : tr("Wrote basis.csv and V.csv of %1 to %2").arg(run.name, dir));
 }
 
 } // namespace facet

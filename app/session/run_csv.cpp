@@ -93,7 +93,11 @@ Result<bool> writeRunFactorsCsv(const RunRecord& run, const QString& dir)
     if (Result<bool> basis = writeBytesFile(target.filePath(u"basis.csv"_s), matrixCsv(run.basis));
         !basis)
         return basis;
-    return writeBytesFile(target.filePath(u"V.csv"_s), matrixCsv(run.V));
+    if (Result<bool> v = writeBytesFile(target.filePath(u"V.csv"_s), matrixCsv(run.V)); !v)
+        return v;
+    if (run.W.size() == 0)
+        return true;
+    return writeBytesFile(target.filePath(u"W.csv"_s), matrixCsv(run.W));
 }
 
 Result<bool> writeRunTableCsv(const std::vector<RunRecord>& runs, const QString& path)

@@ -18,8 +18,9 @@ QByteArray runTableCsv(const std::vector<RunRecord>& runs);
 // A matrix as CSV, one matrix row per line, 17 significant digits.
 QByteArray matrixCsv(const Matrix& matrix);
 
-// Writes basis.csv (m x k) and V.csv (n x k) of `run` into `dir`, each through a temporary file
-// renamed over the target (an old file survives a failure). A run without factors is an error.
+// Writes basis.csv (m x k), V.csv (n x k) and, for the CF family, W.csv (n x k) of `run` into
+// `dir`, each through a temporary file renamed over the target (an old file survives a failure).
+// A run without factors is an error.
 Result<bool> writeRunFactorsCsv(const RunRecord& run, const QString& dir);
 
 Result<bool> writeRunTableCsv(const std::vector<RunRecord>& runs, const QString& path);

@@ -55,6 +55,7 @@ RunRecord makeRunRecord(
     r.predicted = result.predicted;
     r.basis = f.basis;
     r.V = f.V;
+    r.W = f.W;
     r.imageHeight = data.height;
     r.imageWidth = data.width;
     r.created = QDateTime::currentDateTimeUtc();

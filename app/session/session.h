@@ -40,6 +40,7 @@ struct RunRecord {
     std::vector<int> predicted; // cluster of each sample, 0-based
     Matrix basis; // m x k basis images (NMF: U; CF family: X W); empty when not kept
     Matrix V; // n x k representation
+    Matrix W; // n x k CF-family association matrix (basis = X W); empty for the other methods
     int imageHeight = 0; // basis columns are imageHeight x imageWidth images, row-major
     int imageWidth = 0;
     QDateTime created;

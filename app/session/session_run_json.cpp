@@ -144,6 +144,7 @@ QJsonObject runRecordToJson(const RunRecord& r)
             QJsonObject { { u"height"_s, r.imageHeight }, { u"width"_s, r.imageWidth } } },
         { u"basis"_s, r.basis.size() > 0 ? QJsonValue(matrixToJson(r.basis)) : QJsonValue() },
         { u"V"_s, r.V.size() > 0 ? QJsonValue(matrixToJson(r.V)) : QJsonValue() },
+        { u"W"_s, r.W.size() > 0 ? QJsonValue(matrixToJson(r.W)) : QJsonValue() },
     };
 }
 
@@ -207,8 +208,13 @@ Result<RunRecord> runRecordFromJson(
     Result<Matrix> V = optionalMatrix(o, u"V"_s, context, budgetBytes);
     if (!V)
         return Error { V.error() };
+    // W: the CF family's; sessions written before it was kept have none.
+    Result<Matrix> W = optionalMatrix(o, u"W"_s, context, budgetBytes);
+    if (!W)
+        return Error { W.error() };
     r.basis = std::move(*basis);
     r.V = std::move(*V);
+    r.W = std::move(*W);
     if ((r.basis.size() > 0) != (r.V.size() > 0))
         return Error { u"%1: a run keeps both factors (basis and V) or neither"_s.arg(context) };
     if (r.hasFactors() && r.basis.cols() != r.V.cols())
@@ -216,6 +222,12 @@ Result<RunRecord> runRecordFromJson(
                            .arg(context)
                            .arg(r.basis.rows())
                            .arg(r.basis.cols())
+                           .arg(r.V.rows())
+                           .arg(r.V.cols()) };
+    if (r.W.size() > 0 && (!r.hasFactors() || r.W.rows() != r.V.rows() || r.W.cols() != r.V.cols()))
+        return Error { u"%1: W is %2 x %3 but V is %4 x %5; W must have V's shape"_s.arg(context)
+                           .arg(r.W.rows())
+                           .arg(r.W.cols())
                            .arg(r.V.rows())
                            .arg(r.V.cols()) };
     if (r.hasFactors() && !r.predicted.empty() && qsizetype(r.predicted.size()) != r.V.rows())

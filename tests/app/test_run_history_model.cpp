@@ -161,9 +161,14 @@ private Q_SLOTS:
         const RunRecord& run = m_runs[2];
         const Result<bool> written = writeRunFactorsCsv(run, dir.path());
         QVERIFY2(written.ok(), qPrintable(written.ok() ? QString() : written.error()));
-        for (const auto& [file, matrix] :
-            { std::pair { u"basis.csv"_s, &run.basis }, std::pair { u"V.csv"_s, &run.V } }) {
-            QFile f(dir.filePath(file));
+        QVERIFY(!QFile::exists(dir.filePath(u"W.csv"_s))); // gnmf has no W
+        const RunRecord& cf = m_runs[1];
+        QTemporaryDir cfDir;
+        QVERIFY(writeRunFactorsCsv(cf, cfDir.path()).ok());
+        for (const auto& [file, matrix] : { std::pair { dir.filePath(u"basis.csv"_s), &run.basis },
+                 std::pair { dir.filePath(u"V.csv"_s), &run.V },
+                 std::pair { cfDir.filePath(u"W.csv"_s), &cf.W } }) {
+            QFile f(file);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
             QCOMPARE(lines.size(), int(matrix->rows()));

@@ -45,6 +45,8 @@ private Q_SLOTS:
     {
         const Session s = sampleSession();
         QVERIFY(s.runs[0].hasFactors());
+        QCOMPARE(s.runs[0].W.size(), 0); // nmf
+        QCOMPARE(s.runs[1].W.rows(), s.runs[1].V.rows()); // cf keeps W
         QVERIFY(s.runs[0].summary.ac.has_value());
         const QByteArray json = serializeSession(s, u"/tmp"_s);
         QVERIFY(json.contains("\"format\": \"facet-session\""));
@@ -74,6 +76,7 @@ private Q_SLOTS:
             QVERIFY(b.predicted == a.predicted);
             QVERIFY(sameBits(a.basis, b.basis));
             QVERIFY(sameBits(a.V, b.V));
+            QVERIFY(sameBits(a.W, b.W));
             QCOMPARE(b.imageHeight, 8);
             QCOMPARE(b.imageWidth, 8);
             QCOMPARE(b.created.toMSecsSinceEpoch(), a.created.toMSecsSinceEpoch());

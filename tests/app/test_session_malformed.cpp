@@ -124,6 +124,17 @@ private Q_SLOTS:
             m[u"cols"_s] = 4; // same 192 values, another shape
             r[u"basis"_s] = m;
         }) << u"run 1: basis is 48 x 4 but V is 60 x 3"_s;
+        QTest::newRow("W shape") << withFirstRun([](QJsonObject& r) {
+            QJsonObject w = r[u"V"_s].toObject();
+            w[u"rows"_s] = 30;
+            w[u"cols"_s] = 6; // V's 180 values, another shape
+            r[u"W"_s] = w;
+        }) << u"run 1: W is 30 x 6 but V is 60 x 3; W must have V's shape"_s;
+        QTest::newRow("W alone") << withFirstRun([](QJsonObject& r) {
+            r[u"W"_s] = r[u"V"_s];
+            r[u"V"_s] = QJsonValue();
+            r[u"basis"_s] = QJsonValue();
+        }) << u"W must have V's shape"_s;
         QTest::newRow("one factor")
             << withFirstRun([](QJsonObject& r) { r[u"V"_s] = QJsonValue(); }) << u"both factors"_s;
         QTest::newRow("image size") << withFirstRun([](QJsonObject& r) {

@@ -103,6 +103,7 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("work.facet.json"));
     std::vector<double> history;
+    Matrix W;
     {
         auto window = makeWindow();
         QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
@@ -111,6 +112,7 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
         window->controlPanel()->setMaxIterations(40);
         QVERIFY(run(*window, 7));
         history = window->lastResult()->factorization.history;
+        W = window->lastResult()->factorization.W;
         QVERIFY(window->saveSession(path));
         QCOMPARE(window->sessionPath(), path);
     }
@@ -123,6 +125,9 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     QVERIFY(window->showRun(window->runHistory()->run(0).id));
     QCOMPARE(window->lastResult()->factorization.history, history);
     QCOMPARE(window->basisGallery()->imageCount(), 9);
+    // CF's W comes back with the session, so an export of the shown run holds it.
+    QCOMPARE(W.cols(), 9);
+    QVERIFY(window->lastResult()->factorization.W == W);
 
     // A damaged file: a clear error, the history and the dataset unchanged, the file untouched.
     const QString damaged = dir.filePath(QStringLiteral("damaged.json"));
