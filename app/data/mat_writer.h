@@ -19,7 +19,7 @@ namespace facet {
 Result<bool> writeDatasetMat(const QString& path, const Dataset& data);
 
 // Writes a run's factors for MATLAB or scipy.io.loadmat, in the orientation of the data file
-// writeDatasetMat makes (fea' ~ U * V'):
+// writeDatasetMat makes (fea' ~ U * V'; for PCA, fea' minus its column mean):
 //   U          m x k  the basis images (NMF: U; CF family: X W), pixels in fea's column-major
 //                     order, so reshape(U(:, j), im_height, im_width) is image j upright
 //   V          n x k  row i is the new representation of sample i
