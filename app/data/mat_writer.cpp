@@ -278,9 +278,12 @@ Result<bool> writeFactorsMat(
                            .arg(f.V.cols())
                            .arg(data.features())
                            .arg(data.samples()) };
+    // The version as the report records it (this file is also built outside facet_app, without
+    // FACET_VERSION_STRING).
+    const QString version = report.value(QStringLiteral("facet_version")).toString();
     const QByteArray header
-        = QStringLiteral("Written by Facet %1, the factors of a run of %2")
-              .arg(QStringLiteral(FACET_VERSION_STRING), QString::fromStdString(f.method))
+        = QStringLiteral("Written by Facet%1, the factors of a run of %2")
+              .arg(version.isEmpty() ? QString() : u' ' + version, QString::fromStdString(f.method))
               .toUtf8();
     return writeMatFile(
         path, header.constData(),
