@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // facet-fuzz-session-seeds DIR: session files (and a version-0 facet-cli run report, which
 // parseSession migrates) written by Facet's own serializers from two tiny real runs.
-#include "cli/run_report.h"
 #include "data/dataset_source.h"
+#include "experiment/run_report.h"
 #include "session/session.h"
 
 #include <QCoreApplication>
