@@ -470,13 +470,10 @@ void MainWindow::exportBasisDialog()
         = tr("%1_%2_k%3_basis.png")
               .arg(m_resultData->name, QString::fromStdString(m_resultOptions.method))
               .arg(m_resultOptions.params.rank);
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export basis image"), suggestion, tr("PNG images (*.png)"));
-    if (path.isEmpty())
-        return;
-    if (!path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive))
-        path += QStringLiteral(".png");
-    exportBasis(path);
+    const QString path = exportPath(
+        tr("Export basis image"), suggestion, tr("PNG images (*.png)"), QStringLiteral("png"));
+    if (!path.isEmpty())
+        exportBasis(path);
 }
 
 bool MainWindow::exportBasis(const QString& path)
