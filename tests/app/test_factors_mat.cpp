@@ -161,7 +161,8 @@ private slots:
         // The data file of the same set, as export-dataset writes it: fea' * W is U.
         const QString feaPath = m_dir.filePath(u"data.mat"_s);
         QVERIFY(writeDatasetMat(feaPath, data).ok());
-        const MatValue& fea = readWithMatio(feaPath).variables.at(u"fea"_s);
+        const MatContents dataFile = readWithMatio(feaPath);
+        const MatValue& fea = dataFile.variables.at(u"fea"_s);
         QCOMPARE(fea.rows, std::size_t(30));
         const MatValue& w = file.variables.at(u"W"_s);
         for (std::size_t p = 0; p < 24; ++p)
