@@ -239,6 +239,7 @@ QList<QCommandLineOption> runOptionList()
         { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
         { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
         { u"factors"_s, u"Factors MAT-file"_s, u"file"_s },
+        { u"init-from"_s, u"Start from the factors in a MAT-file"_s, u"file"_s },
     };
 }
 
@@ -330,6 +331,10 @@ QString usageText(Command command)
                "  --general-form       force the general form of 1.4 (cf, lccf, ccf)\n"
                "  --normalize-each     lcf: normalize after every iteration (not monotone)\n"
                "  --init KIND          random, nndsvd, nmf or kmeans (ccf: nmf)\n"
+               "  --init-from FILE.mat start from the U and V (nmf, gnmf, semignmf) or W and V\n"
+               "                       (cf, lccf, lcf) of a --factors file: a warm start that\n"
+               "                       continues that run (graph methods: from the saved,\n"
+               "                       normalized factors' objective); --rank must match\n"
                "  --labeled-fraction F | --labeled-per-class N   cnmf, ccf, semignmf\n"
                "  --pixel-order, --data-var, --label-var as for info\n"
                "  --size, --detect-faces, --no-face, --equalize, --noise ... as for info\n"_s;
@@ -515,6 +520,11 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     o.jsonPath = p.value(u"json"_s);
     o.basisPngPath = p.value(u"basis-png"_s);
     o.factorsPath = p.value(u"factors"_s);
+    o.initFromPath = p.value(u"init-from"_s);
+    if (!o.initFromPath.isEmpty() && o.run.driver.replicates != 1)
+        return fail(
+            u"--init-from starts from the given factors: it runs one replicate, not %1"_s.arg(
+                o.run.driver.replicates));
     return o;
 }
 

@@ -27,6 +27,7 @@ struct CliOptions {
     QString jsonPath;
     QString basisPngPath;
     QString factorsPath; // --factors: U, V, W, labels, ... as a MAT file (data/mat_writer.h)
+    QString initFromPath; // --init-from: a warm start from such a file (readStartFactors)
     QString outPath; // export-dataset --out
     BenchCliOptions bench; // bench
     SweepCliOptions sweep; // sweep, sweep-cell

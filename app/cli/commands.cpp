@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 
 #include <cmath>
 #include <stdexcept>
@@ -112,11 +113,24 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     }
     timings.prepareSeconds = double(clock.nsecsElapsed()) * 1e-9;
 
+    RunOptions runOptions = options.run;
+    if (!options.initFromPath.isEmpty()) {
+        Result<std::vector<Matrix>> start
+            = readStartFactors(options.initFromPath, data, runOptions);
+        if (!start) {
+            err << "facet-cli: --init-from: " << start.error() << Qt::endl;
+            return kExitFailure;
+        }
+        runOptions.driver.start = std::make_shared<const std::vector<Matrix>>(std::move(*start));
+        runOptions.driver.startSource
+            = QFileInfo(options.initFromPath).absoluteFilePath().toStdString();
+    }
+
     RunResult result;
     try {
         SolveControl control;
         control.stop = stop;
-        result = runAndCluster(data.X, data.labels, options.run, control);
+        result = runAndCluster(data.X, data.labels, runOptions, control);
     } catch (const std::exception& e) {
         err << "facet-cli: " << e.what() << Qt::endl;
         return kExitFailure;
@@ -127,7 +141,7 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
         return kExitInterrupted;
     }
 
-    const QJsonObject report = runReport(data, options.dataset, options.run, result, timings);
+    const QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
     if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
         err << "facet-cli: " << written.error() << Qt::endl;
         return kExitFailure;
@@ -160,7 +174,7 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     if (result.graphAc)
         out << "graph components (CF_OGL): AC " << formatOptional(result.graphAc) << ", NMI "
             << formatOptional(result.graphNmi) << '\n';
-    if (suggestsKMeansStart(f, options.run))
+    if (suggestsKMeansStart(f, runOptions))
         out << "note: stopped at --max-iter while the objective was still decreasing; raise "
                "--max-iter or try --init kmeans (from a random start every basis vector begins "
                "near the data mean, which the CF family leaves slowly)\n";

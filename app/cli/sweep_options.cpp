@@ -193,8 +193,8 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
         return fail(p.errorText());
     if (!p.positionalArguments().isEmpty())
         return fail(u"sweep: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
-    for (const QString& runOnly :
-        { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"factors"_s, u"classes"_s })
+    for (const QString& runOnly : { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"factors"_s,
+             u"init-from"_s, u"classes"_s })
         if (p.isSet(runOnly))
             return fail(u"sweep does not take --%1 (see: facet-cli help sweep)"_s.arg(runOnly));
     if (p.isSet(u"resume"_s) && !p.isSet(u"dataset"_s) && !p.isSet(u"methods"_s)) {

@@ -334,6 +334,67 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
 
 } // namespace
 
+Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
+    const QString& path, const QStringList& names, qint64 memoryBudgetBytes)
+{
+    const QFileInfo fileInfo(path);
+    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
+    if (!fileInfo.exists())
+        return Error { QStringLiteral("%1: file not found").arg(path) };
+    if (!fileInfo.isFile() || fileInfo.size() == 0)
+        return Error { QStringLiteral("%1: not a MAT-file (a folder or an empty file)").arg(path) };
+    if (isHdf5MatFile(path))
+        return Error {
+            QStringLiteral("%1: a MAT 7.3 (HDF5) file; save the factors with -v7").arg(file)
+        };
+    if (const QString problem = matV4StructureProblem(path); !problem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(file, problem) };
+    if (const QString problem = matV5StructureProblem(path); !problem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(file, problem) };
+    try {
+        MatioMessages log;
+        MatFile mat { Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY) };
+        if (!mat)
+            return Error { QStringLiteral("%1: not a MATLAB MAT-file").arg(file) };
+        const std::vector<VarInfo> vars = listVariables(mat.get());
+        if (Mat_GetVersion(mat.get()) == MAT_FT_MAT5)
+            if (const QString problem = matV5TruncationProblem(path, variableNames(vars));
+                !problem.isEmpty())
+                return Error { QStringLiteral("%1: %2").arg(file, problem) };
+        std::vector<const VarInfo*> chosen;
+        double bytes = 0;
+        for (const QString& name : names) {
+            const VarInfo* v = findVariable(vars, name);
+            if (!v)
+                return Error {
+                    QStringLiteral("%1: no variable '%2'; the file has %3")
+                        .arg(file, name, vars.empty() ? QStringLiteral("none") : variableList(vars))
+                };
+            if (const QString problem = shapeProblem(*v); !problem.isEmpty())
+                return Error { QStringLiteral("%1: variable '%2' %3").arg(file, name, problem) };
+            bytes += double(v->count())
+                * double(sizeof(double) + std::max(Mat_SizeOfClass(v->classType), sizeof(double)));
+            chosen.push_back(v);
+        }
+        if (bytes > double(memoryBudgetBytes))
+            return Error { QStringLiteral("%1: reading %2 would need %3, above the budget of %4")
+                               .arg(file, names.join(QStringLiteral(", ")), byteSize(bytes),
+                                   byteSize(double(memoryBudgetBytes))) };
+        const Reader reader(mat.get(), file, log);
+        std::vector<Eigen::MatrixXd> out;
+        for (const VarInfo* v : chosen) {
+            Result<std::vector<double>> values = reader.read(*v);
+            if (!values)
+                return Error { values.error() };
+            out.push_back(Eigen::Map<const Eigen::MatrixXd>(
+                values->data(), Eigen::Index(v->dims[0]), Eigen::Index(v->dims[1])));
+        }
+        return out;
+    } catch (const std::bad_alloc&) {
+        return Error { QStringLiteral("%1: not enough memory to read the matrices").arg(file) };
+    }
+}
+
 Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
 {
     if (options.isolateHdf5 && isHdf5MatFile(path))

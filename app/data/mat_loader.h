@@ -5,6 +5,11 @@
 #include "util/result.h"
 
 #include <QString>
+#include <QStringList>
+
+#include <Eigen/Core>
+
+#include <vector>
 
 namespace facet {
 
@@ -35,5 +40,12 @@ struct MatLoadOptions {
 // Errors name the file, the variable, what was expected and what was found. MAT 7.3 files are
 // read in a helper process (MatLoadOptions::isolateHdf5).
 Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options = {});
+
+// The named real 2-D matrices of a Level 5 MAT-file, each rows x columns as stored (MATLAB's
+// orientation), with the same structural checks as loadMat and `memoryBudgetBytes` over their
+// total. Errors name the file and the variable; a missing one lists what the file has. MAT 7.3
+// files are refused (save them with -v7), since they would be read in this process.
+Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
+    const QString& path, const QStringList& names, qint64 memoryBudgetBytes = qint64(1) << 30);
 
 } // namespace facet

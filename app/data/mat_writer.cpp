@@ -69,15 +69,6 @@ bool isImage(const Dataset& data)
         && std::size_t(data.height) * std::size_t(data.width) == std::size_t(data.features());
 }
 
-// The row of X (row-major pixels) that holds pixel p of the file's column-major order.
-Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data)
-{
-    if (!isImage(data))
-        return Eigen::Index(p);
-    const auto h = std::size_t(data.height), w = std::size_t(data.width);
-    return Eigen::Index((p % h) * w + p / h);
-}
-
 // `gnd` as writeDatasetMat writes it: the class names when they are all numbers, else 1..c.
 std::vector<double> fileClasses(const Dataset& data)
 {
@@ -243,6 +234,63 @@ Result<bool> writeMatFile(const QString& path, const char* header,
 }
 
 } // namespace
+
+Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data)
+{
+    if (!isImage(data))
+        return Eigen::Index(p);
+    const auto h = std::size_t(data.height), w = std::size_t(data.width);
+    return Eigen::Index((p % h) * w + p / h);
+}
+
+Result<std::vector<Matrix>> readStartFactors(
+    const QString& path, const Dataset& data, const RunOptions& options)
+{
+    const std::string& method = options.method;
+    const bool nmfFamily = method == "nmf" || method == "gnmf" || method == "semignmf";
+    const bool cfFamily = method == "cf" || method == "lccf" || method == "lcf";
+    if (!nmfFamily && !cfFamily)
+        return Error { QStringLiteral("a start from given factors is for nmf, gnmf, semignmf, cf, "
+                                      "lccf and lcf; %1 keeps other factors")
+                           .arg(QString::fromStdString(method)) };
+    if (options.params.ncw)
+        return Error { QStringLiteral(
+            "a start from given factors cannot be used with --ncw (the weighted method works on "
+            "its own scaling of the factors)") };
+    const QString basisSide = nmfFamily ? QStringLiteral("U") : QStringLiteral("W");
+    Result<std::vector<Eigen::MatrixXd>> read
+        = readMatMatrices(path, { basisSide, QStringLiteral("V") });
+    if (!read)
+        return Error { read.error() };
+    const Eigen::MatrixXd& first = (*read)[0];
+    const Eigen::MatrixXd& v = (*read)[1];
+    const auto n = data.samples(), m = data.features();
+    const int k = options.params.rank;
+    const Eigen::Index firstRows = nmfFamily ? m : n;
+    const QString file = QFileInfo(path).fileName();
+    const auto mismatch = [&](const QString& name, const Eigen::MatrixXd& got, Eigen::Index rows) {
+        return Error {
+            QStringLiteral("%1: %2 is %3 x %4, but the start needs %5 x %6 (%7, rank %8)")
+                .arg(file, name)
+                .arg(got.rows())
+                .arg(got.cols())
+                .arg(rows)
+                .arg(k)
+                .arg(rows == m && nmfFamily && name == u"U" ? QStringLiteral("%1 features").arg(m)
+                                                            : QStringLiteral("%1 samples").arg(n))
+                .arg(k)
+        };
+    };
+    if (first.rows() != firstRows || first.cols() != k)
+        return mismatch(basisSide, first, firstRows);
+    if (v.rows() != n || v.cols() != k)
+        return mismatch(QStringLiteral("V"), v, n);
+    Matrix start = first.cast<Scalar>();
+    if (nmfFamily)
+        for (Eigen::Index p = 0; p < m; ++p)
+            start.row(featureOfFilePixel(std::size_t(p), data)) = first.row(p).cast<Scalar>();
+    return std::vector<Matrix> { std::move(start), v.cast<Scalar>() };
+}
 
 Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
 {

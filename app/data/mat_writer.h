@@ -36,4 +36,15 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data);
 Result<bool> writeFactorsMat(
     const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report);
 
+// The row of `data.X` (row-major pixels) that holds row p of a written fea' or U (column-major
+// pixels when the samples are images, else p itself).
+Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data);
+
+// The start a run of `options.method` continues from (DriverOptions::start): U and V (nmf, gnmf,
+// semignmf) or W and V (cf, lccf, lcf) from a MAT file as writeFactorsMat writes it, U brought
+// back to the data's pixel order. Errors name the file, the variable and the shapes expected
+// from `data` (n, m) and the rank; other methods keep other factors and are refused.
+Result<std::vector<Matrix>> readStartFactors(
+    const QString& path, const Dataset& data, const RunOptions& options);
+
 } // namespace facet

@@ -76,6 +76,8 @@ QJsonObject runParamsToJson(const RunOptions& o)
         params.insert(u"labeled-fraction"_s, o.labeledFraction);
     if (o.labeledPerClass > 0)
         params.insert(u"labeled-per-class"_s, o.labeledPerClass);
+    if (!o.driver.startSource.empty()) // the factors replace the start "init" would make
+        params.insert(u"init-from"_s, QString::fromStdString(o.driver.startSource));
     return params;
 }
 
@@ -107,6 +109,12 @@ Result<RunOptions> runOptionsFromJson(const QJsonObject& o, const QString& conte
     if (in.ok() && !findMethod(method.toStdString()))
         return Error { u"%1unknown method \"%2\""_s.arg(prefix, method.left(60)) };
     r.method = method.toStdString();
+    // A run started from given factors: the options alone do not hold them, so nothing built
+    // from these options could repeat it.
+    if (const QJsonValue from = o.value(u"init-from"_s); !from.isUndefined())
+        return Error { u"%1the run started from the factors in %2, which a session does not keep; "
+                       "run it again with facet-cli run --init-from"_s.arg(
+                           prefix, from.toString().left(200)) };
 
     in.readInt(u"rank"_s, m.rank, 0, 1000000, true);
     in.readInt(u"max-iter"_s, r.driver.maxIter, 1, kIntMax);

@@ -29,6 +29,36 @@ void validate(const DriverOptions& o)
     if (o.replicates < 1)
         throw std::invalid_argument(
             "replicates must be at least 1, got " + std::to_string(o.replicates));
+    if (o.start && o.replicates != 1)
+        throw std::invalid_argument(
+            "a start from given factors runs one replicate, not " + std::to_string(o.replicates));
+}
+
+std::string shapeText(const Matrix& m)
+{
+    return std::to_string(m.rows()) + " x " + std::to_string(m.cols());
+}
+
+// The given start in place of the seeded one, checked against the method's own state.
+void applyStart(Method& method, const std::vector<Matrix>& given)
+{
+    const std::vector<Matrix> own = method.state();
+    if (given.size() != own.size())
+        throw std::invalid_argument(std::string(method.name()) + " starts from "
+            + std::to_string(own.size()) + " factors, " + std::to_string(given.size())
+            + " were given");
+    for (std::size_t f = 0; f < own.size(); ++f) {
+        const std::string which = "factor " + std::to_string(f + 1) + " of the given start";
+        if (given[f].rows() != own[f].rows() || given[f].cols() != own[f].cols())
+            throw std::invalid_argument(which + " is " + shapeText(given[f]) + ", "
+                + std::string(method.name()) + " needs " + shapeText(own[f]));
+        if (!given[f].allFinite())
+            throw std::invalid_argument(which + " has a value that is not finite");
+        if ((given[f].array() < 0).any())
+            throw std::invalid_argument(
+                which + " has a negative value; a multiplicative start must be non-negative");
+    }
+    method.restore(given);
 }
 
 // One seeded start and its trajectory so far.
@@ -101,6 +131,8 @@ Trajectory start(const MethodFactory& make, const DriverOptions& o, int replicat
     t.method = make();
     Rng rng(deriveSeed(o.seed, std::uint64_t(replicate)));
     t.method->initialize(rng);
+    if (o.start)
+        applyStart(*t.method, *o.start);
     t.lastFinite = t.method->state();
     return t;
 }

@@ -193,7 +193,7 @@ bool suggestsKMeansStart(const Factorization& f, const RunOptions& options)
 {
     const MethodInfo* info = findMethod(options.method);
     return f.stopReason == StopReason::MaxIterations && f.stillDecreasing && f.randomStart && info
-        && info->cfFamily;
+        && info->cfFamily && !options.driver.start; // a warm start replaced the random one
 }
 
 } // namespace facet

@@ -8,6 +8,7 @@
 #include "data/mat_writer.h"
 #include "experiment/run_report.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,15 +84,21 @@ Dataset images(int samples, bool labelled)
     return data;
 }
 
-RunResult run(const Dataset& data, const std::string& method)
+RunOptions optionsFor(const std::string& method, int maxIter)
 {
     RunOptions o;
     o.method = method;
     o.params.rank = 3;
-    o.driver.maxIter = 40;
+    o.driver.maxIter = maxIter;
+    o.driver.tol = 0;
     o.driver.seed = 12345;
     o.clusters = 3;
-    return runAndCluster(data.X, data.labels, o, {});
+    return o;
+}
+
+RunResult run(const Dataset& data, const std::string& method)
+{
+    return runAndCluster(data.X, data.labels, optionsFor(method, 40), {});
 }
 
 QJsonObject reportOf(const Dataset& data, const RunResult& result, const std::string& method)
@@ -230,6 +237,94 @@ private slots:
         QVERIFY(!QFile::exists(m_dir.filePath(u"y.mat"_s)));
     }
 
+    // 20 iterations, the factors file, 20 more from it: the objective continues where the
+    // first run stopped, as in one run of 40 (the multiplicative rules commute with the final
+    // normalization's column scaling). For NMF that also takes U back from the file's column-major
+    // pixels of a 4 x 6 image. (Not for the graph methods: their term lambda Tr(V^T L V) changes
+    // under that scaling, so they go on from the exported factors' own objective.)
+    void warmStartContinuesTheRun_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::newRow("nmf") << u"nmf"_s;
+        QTest::newRow("cf") << u"cf"_s;
+    }
+    void warmStartContinuesTheRun()
+    {
+        QFETCH(QString, method);
+        const std::string name = method.toStdString();
+        const Dataset data = images(30, true);
+        const RunResult whole = runAndCluster(data.X, data.labels, optionsFor(name, 40), {});
+        const RunResult first = runAndCluster(data.X, data.labels, optionsFor(name, 20), {});
+        const QString path = m_dir.filePath(method + u"_start.mat"_s);
+        QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, name)).ok());
+
+        RunOptions again = optionsFor(name, 20);
+        const Result<std::vector<Matrix>> start = readStartFactors(path, data, again);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        again.driver.start = std::make_shared<const std::vector<Matrix>>(*start);
+        const RunResult second = runAndCluster(data.X, data.labels, again, {});
+        QCOMPARE(int(second.factorization.history.size()), 20);
+        for (int t = 0; t < 20; ++t) {
+            const double a = whole.factorization.history[std::size_t(20 + t)];
+            const double b = second.factorization.history[std::size_t(t)];
+            QVERIFY2(std::abs(a - b) <= 1e-9 * a,
+                qPrintable(
+                    u"iteration %1: %2 in one run, %3 continued"_s.arg(21 + t).arg(a).arg(b)));
+        }
+        QVERIFY(!suggestsKMeansStart(second.factorization, again));
+    }
+
+    void warmStartRefusals()
+    {
+        const Dataset data = images(30, true);
+        const RunResult cf = run(data, "cf");
+        const QString path = m_dir.filePath(u"refusals.mat"_s);
+        QVERIFY(writeFactorsMat(path, data, cf, reportOf(data, cf, "cf")).ok());
+        RunOptions o = optionsFor("cf", 10);
+        o.params.rank = 4;
+        Result<std::vector<Matrix>> start = readStartFactors(path, data, o);
+        QVERIFY(!start);
+        QVERIFY2(start.error().contains(u"W is 30 x 3, but the start needs 30 x 4"_s),
+            qPrintable(start.error()));
+        start = readStartFactors(path, images(31, true), optionsFor("cf", 10));
+        QVERIFY(!start);
+        QVERIFY2(start.error().contains(u"30 x 3, but the start needs 31 x 3"_s),
+            qPrintable(start.error()));
+        start = readStartFactors(path, data, optionsFor("cnmf", 10));
+        QVERIFY(!start);
+        QVERIFY(start.error().contains(u"cnmf keeps other factors"_s));
+        o = optionsFor("nmf", 10);
+        o.params.ncw = true;
+        QVERIFY(!readStartFactors(path, data, o));
+        const Dataset unlabelled = images(12, false);
+        const RunResult nmf = run(unlabelled, "nmf");
+        const QString nmfPath = m_dir.filePath(u"nmf_only.mat"_s);
+        QVERIFY(writeFactorsMat(nmfPath, unlabelled, nmf, {}).ok());
+        start = readStartFactors(nmfPath, unlabelled, optionsFor("lccf", 10));
+        QVERIFY(!start);
+        QVERIFY2(start.error().contains(u"no variable 'W'; the file has 'U'"_s),
+            qPrintable(start.error()));
+
+        // The driver checks what it is given: shapes, finite and non-negative values, one start.
+        RunOptions given = optionsFor("cf", 5);
+        std::vector<Matrix> bad { cf.factorization.W, cf.factorization.V };
+        bad[1](4, 1) = -0.5;
+        given.driver.start = std::make_shared<const std::vector<Matrix>>(bad);
+        try {
+            runAndCluster(data.X, data.labels, given, {});
+            QFAIL("a negative start was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(
+                         u"factor 2 of the given start has a negative"_s),
+                e.what());
+        }
+        bad[1](4, 1) = 0.5;
+        given.driver.replicates = 2;
+        given.driver.start = std::make_shared<const std::vector<Matrix>>(bad);
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, runAndCluster(data.X, data.labels, given, {}));
+    }
+
     void cliWritesTheFactorsOfItsRun()
     {
         const QString json = m_dir.filePath(u"run.json"_s);
@@ -254,6 +349,21 @@ private slots:
         expected.remove(u"objective_history"_s);
         QCOMPARE(QJsonDocument::fromJson(file.variables.at(u"facet_run"_s).text.toUtf8()).object(),
             expected);
+
+        // --init-from continues from that file and records it; a run file naming one cannot
+        // become a session run, which could not repeat it.
+        const QString next = m_dir.filePath(u"next.json"_s);
+        const CliRun warm = runCli(
+            { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"lccf"_s, u"--rank"_s,
+                u"17"_s, u"--max-iter"_s, u"5"_s, u"--json"_s, next, u"--init-from"_s, mat });
+        QVERIFY2(warm.exitCode == 0, qPrintable(warm.err));
+        const QJsonObject params = readJson(next).value(u"params"_s).toObject();
+        QCOMPARE(params.value(u"init-from"_s).toString(), QFileInfo(mat).absoluteFilePath());
+        const CliRun twice = runCli(
+            { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"lccf"_s, u"--rank"_s,
+                u"17"_s, u"--replicates"_s, u"2"_s, u"--json"_s, next, u"--init-from"_s, mat });
+        QCOMPARE(twice.exitCode, 2);
+        QVERIFY2(twice.err.contains(u"one replicate"_s), qPrintable(twice.err));
         // sweep has no single run to write.
         const CliRun sweep = runCli({ u"sweep"_s, u"--dataset"_s, u"builtin:swimmer"_s,
             u"--methods"_s, u"nmf"_s, u"--out"_s, m_dir.filePath(u"s"_s), u"--factors"_s, mat });
