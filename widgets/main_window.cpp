@@ -309,6 +309,46 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
     Q_EMIT runStarted(runId);
 }
 
+bool MainWindow::canContinue() const
+{
+    if (!m_result || !m_resultData || m_resultOptions.params.ncw)
+        return false;
+    const std::string& method = m_resultOptions.method;
+    const Factorization& f = m_result->factorization;
+    const bool nmfFamily = method == "nmf" || method == "gnmf" || method == "semignmf";
+    const bool cfFamily = method == "cf" || method == "lccf" || method == "lcf";
+    return f.V.rows() == m_resultData->samples()
+        && ((nmfFamily && f.basis.size() > 0) || (cfFamily && f.W.size() > 0));
+}
+
+void MainWindow::continueRun()
+{
+    if (m_running || !canContinue())
+        return;
+    // The same samples as the run's: the Samples setting may have changed since.
+    if (runData(m_resultOptions.method) != m_resultData) {
+        showError(tr("Cannot continue the run"),
+            tr("The Samples setting has changed since this run; set it back to continue it."));
+        return;
+    }
+    const Factorization& f = m_result->factorization;
+    const bool cfFamily = f.W.size() > 0;
+    RunOptions options = m_resultOptions;
+    options.driver.maxIter = m_controls->runOptions().driver.maxIter;
+    options.driver.replicates = 1;
+    options.driver.start = std::make_shared<const std::vector<Matrix>>(
+        std::vector<Matrix> { cfFamily ? f.W : f.basis, f.V });
+    options.driver.startSource = tr("the factors of a %1 run (k = %2) after %3 iterations")
+                                     .arg(QString::fromStdString(options.method))
+                                     .arg(options.params.rank)
+                                     .arg(f.iterations)
+                                     .toStdString();
+    submitRun(options, false);
+    statusBar()->showMessage(tr("Continuing %1 from its factors for up to %2 more iterations...")
+                                 .arg(methodTitle(options.method))
+                                 .arg(options.driver.maxIter));
+}
+
 void MainWindow::cancelRun()
 {
     if (!m_running)
@@ -594,6 +634,7 @@ void MainWindow::updateActions()
     m_cancelAction->setEnabled(m_running);
     m_exportAction->setEnabled(m_result.has_value());
     m_exportFactorsAction->setEnabled(m_result.has_value());
+    m_continueAction->setEnabled(!m_running && canContinue());
     m_exportDatasetAction->setEnabled(m_dataset != nullptr);
     m_projectAction->setEnabled(m_result.has_value());
     m_preprocessAction->setEnabled(m_dataset != nullptr);

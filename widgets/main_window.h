@@ -61,6 +61,11 @@ public:
     // Starts a run with the panel's options; a running one is cancelled and its answers dropped.
     void restartRun();
     void cancelRun();
+    // Runs the shown result's method again from its factors (a warm start, METHODS.md 0) for the
+    // panel's Max iterations more: nmf, gnmf, semignmf from U and V, cf, lccf, lcf from W and V.
+    void continueRun();
+    // Whether continueRun() can start: a result of one of those methods, with its factors.
+    bool canContinue() const;
     // Shows a trial of the experiment view as the explorer's dataset and runs it with the cell's
     // exact options (and one inner thread, so the numbers are the cell's).
     void openTrialRun(const TrialRun& run);
@@ -228,6 +233,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_exportAction = nullptr;
     QAction* m_exportFactorsAction = nullptr;
+    QAction* m_continueAction = nullptr;
     QAction* m_exportDatasetAction = nullptr;
     QAction* m_preprocessAction = nullptr;
     QMenu* m_viewMenu = nullptr;

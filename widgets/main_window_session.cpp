@@ -8,6 +8,7 @@
 #include "models/run_history_model.h"
 #include "run_history_view.h"
 #include "session/session.h"
+#include "util/params_json.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
@@ -96,6 +97,13 @@ void MainWindow::rerun(const RunOptions& options)
 {
     if (!m_dataset) {
         statusBar()->showMessage(tr("Load a dataset first."));
+        return;
+    }
+    if (!canRepeat(options)) {
+        showError(tr("Cannot re-run"),
+            tr("This run started from %1, which the session file does not hold, so its options "
+               "alone cannot repeat it. Show it and use Run > Continue the shown run instead.")
+                .arg(QString::fromStdString(options.driver.startSource)));
         return;
     }
     m_controls->setMethod(QString::fromStdString(options.method));

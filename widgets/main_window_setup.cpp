@@ -186,6 +186,12 @@ void MainWindow::createMenus()
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_cancelAction = run->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_continueAction
+        = run->addAction(tr("C&ontinue the shown run"), this, &MainWindow::continueRun);
+    m_continueAction->setObjectName(QStringLiteral("continueAction"));
+    m_continueAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_continueAction->setStatusTip(tr("Run the shown result's method on from its factors for "
+                                      "Max iterations more"));
     m_autoRerunAction = run->addAction(tr("&Auto re-run on change"));
     m_autoRerunAction->setCheckable(true);
     m_autoRerunAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));

@@ -36,9 +36,11 @@ RunRecord makeRunRecord(
     const Factorization& f = result.factorization;
     RunRecord r;
     r.options = options;
-    r.name = name.isEmpty() ? u"%1 k=%2"_s.arg(QString::fromStdString(options.method).toUpper())
-                                  .arg(options.params.rank)
-                            : name;
+    r.name = name.isEmpty()
+        ? u"%1 k=%2%3"_s.arg(QString::fromStdString(options.method).toUpper())
+              .arg(options.params.rank)
+              .arg(options.driver.startSource.empty() ? QString() : u", continued"_s)
+        : name;
     RunSummary& s = r.summary;
     s.iterations = f.iterations;
     s.stopReason = f.stopReason;

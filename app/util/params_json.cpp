@@ -109,12 +109,11 @@ Result<RunOptions> runOptionsFromJson(const QJsonObject& o, const QString& conte
     if (in.ok() && !findMethod(method.toStdString()))
         return Error { u"%1unknown method \"%2\""_s.arg(prefix, method.left(60)) };
     r.method = method.toStdString();
-    // A run started from given factors: the options alone do not hold them, so nothing built
-    // from these options could repeat it.
-    if (const QJsonValue from = o.value(u"init-from"_s); !from.isUndefined())
-        return Error { u"%1the run started from the factors in %2, which a session does not keep; "
-                       "run it again with facet-cli run --init-from"_s.arg(
-                           prefix, from.toString().left(200)) };
+    // A run started from given factors: the name of their source comes back, the factors do
+    // not (DriverOptions::start stays empty), so such options cannot repeat the run.
+    QString startSource;
+    in.readString(u"init-from"_s, startSource);
+    r.driver.startSource = startSource.toStdString();
 
     in.readInt(u"rank"_s, m.rank, 0, 1000000, true);
     in.readInt(u"max-iter"_s, r.driver.maxIter, 1, kIntMax);

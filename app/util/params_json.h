@@ -21,7 +21,15 @@ QJsonObject runOptionsToJson(const RunOptions& options);
 
 // The inverse, for untrusted files: every key is type- and range-checked, an unknown method or
 // choice is an error naming it; missing keys keep RunOptions' defaults. `context` ("run 3")
-// prefixes the messages.
+// prefixes the messages. "init-from" gives driver.startSource alone: a run started from given
+// factors cannot be repeated from these options (canRepeat).
 Result<RunOptions> runOptionsFromJson(const QJsonObject& object, const QString& context);
+
+// Whether `options` hold everything their run started from: false for a run whose start came
+// from given factors that are not at hand (read back from a file).
+inline bool canRepeat(const RunOptions& options)
+{
+    return options.driver.startSource.empty() || options.driver.start != nullptr;
+}
 
 } // namespace facet

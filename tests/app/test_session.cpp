@@ -151,6 +151,19 @@ private Q_SLOTS:
         QCOMPARE(r.summary.ac, result.ac);
         QCOMPARE(r.summary.iterations, result.factorization.iterations);
         QCOMPARE(r.imageHeight, 8);
+        QVERIFY(canRepeat(r.options));
+
+        // A run started from given factors keeps their source's name, not the factors: its
+        // options cannot repeat it, which the explorer's Re-run checks.
+        RunOptions warm = options;
+        warm.driver.startSource = "/data/start.mat";
+        const Result<Session> w
+            = parseSession(toBytes(runReport(data, request, warm, result, {})), u"/tmp"_s);
+        QVERIFY2(w.ok(), qPrintable(w.ok() ? QString() : w.error()));
+        QCOMPARE(w->runs[0].options.driver.startSource, std::string("/data/start.mat"));
+        QVERIFY(!canRepeat(w->runs[0].options));
+        warm.driver.start = std::make_shared<const std::vector<Matrix>>();
+        QVERIFY(canRepeat(warm));
     }
 
     void saveAndLoadThroughAFile()

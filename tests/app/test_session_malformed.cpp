@@ -72,8 +72,6 @@ private Q_SLOTS:
         };
         QTest::newRow("unknown method") << option(u"method"_s, u"frobnicate"_s)
                                         << u"run 1: options: unknown method \"frobnicate\""_s;
-        QTest::newRow("started from a file")
-            << option(u"init-from"_s, u"/tmp/start.mat"_s) << u"which a session does not keep"_s;
         QTest::newRow("negative seed") << option(u"seed"_s, -3) << u"\"seed\" must be a decimal"_s;
         QTest::newRow("seed text") << option(u"seed"_s, u"12abc"_s) << u"\"seed\" must be"_s;
         QTest::newRow("negative lambda") << option(u"lambda"_s, -1) << u"\"lambda\" must be"_s;

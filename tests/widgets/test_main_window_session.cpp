@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void initTestCase();
     void historyKeepsShowsAndRerunsRuns();
     void sessionRoundTripAndDamagedFile();
+    void continueTheShownRun();
 };
 
 void TestMainWindowSession::initTestCase()
@@ -139,6 +141,62 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     QCOMPARE(window->runHistory()->runCount(), 1);
     QCOMPARE(window->sessionPath(), path);
     QCOMPARE(window->dataset()->name, QStringLiteral("Swimmer"));
+}
+
+// Run > Continue the shown run: 20 NMF iterations, then 20 more from their factors, give the
+// objectives of one 40-iteration run (the rules commute with the final normalization's scaling).
+// The continued run is kept; after a session round trip its factors' source is named but not
+// held, so Re-run refuses it instead of repeating something else.
+void TestMainWindowSession::continueTheShownRun()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    auto* action = window->findChild<QAction*>(QStringLiteral("continueAction"));
+    QVERIFY(action && !action->isEnabled());
+    ControlPanel* controls = window->controlPanel();
+    QVERIFY(controls->setMethod(QStringLiteral("nmf")));
+    controls->setRank(8);
+    controls->setTolerance(0);
+    controls->setMaxIterations(40);
+    QVERIFY(run(*window, 3));
+    const std::vector<double> whole = window->lastResult()->factorization.history;
+    controls->setMaxIterations(20);
+    QVERIFY(run(*window, 3));
+    QVERIFY(action->isEnabled());
+
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    action->trigger();
+    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+    const std::vector<double>& continued = window->lastResult()->factorization.history;
+    QCOMPARE(int(continued.size()), 20);
+    for (std::size_t t = 0; t < 20; ++t)
+        QVERIFY2(std::abs(continued[t] - whole[20 + t]) <= 1e-9 * whole[20 + t],
+            qPrintable(QStringLiteral("%1: %2 vs %3").arg(t).arg(continued[t]).arg(whole[20 + t])));
+    RunHistoryModel* runs = window->runHistory();
+    QCOMPARE(runs->runCount(), 3);
+    QVERIFY(runs->run(2).name.contains(QStringLiteral("continued")));
+    QVERIFY(runs->run(2).options.driver.start);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("continued.facet.json"));
+    QVERIFY(window->saveSession(path));
+    auto reopened = makeWindow();
+    QSignalSpy loaded(reopened.get(), &MainWindow::datasetLoaded);
+    QVERIFY(reopened->openSession(path));
+    QVERIFY(loaded.wait(kRunTimeoutMs) || loaded.count() == 1);
+    const RunRecord& record = reopened->runHistory()->run(2);
+    QVERIFY(!record.options.driver.start);
+    QVERIFY(!record.options.driver.startSource.empty());
+    reopened->runHistoryView()->table()->selectRow(2);
+    QTest::mouseClick(reopened->runHistoryView()->rerunButton(), Qt::LeftButton);
+    QVERIFY(!reopened->isRunning());
+    QVERIFY2(reopened->statusBar()->currentMessage().startsWith(QStringLiteral("Cannot re-run")),
+        qPrintable(reopened->statusBar()->currentMessage()));
+
+    // Methods whose factors are not (U, V) or (W, V) cannot be continued.
+    QVERIFY(controls->setMethod(QStringLiteral("kmeans")));
+    QVERIFY(run(*window, 3));
+    QVERIFY(!action->isEnabled());
 }
 
 QTEST_MAIN(TestMainWindowSession)
