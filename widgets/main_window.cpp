@@ -313,12 +313,10 @@ bool MainWindow::canContinue() const
 {
     if (!m_result || !m_resultData || m_resultOptions.params.ncw)
         return false;
-    const std::string& method = m_resultOptions.method;
+    const std::vector<QString> names = warmStartFactors(m_resultOptions.method);
     const Factorization& f = m_result->factorization;
-    const bool nmfFamily = method == "nmf" || method == "gnmf" || method == "semignmf";
-    const bool cfFamily = method == "cf" || method == "lccf" || method == "lcf";
-    return f.V.rows() == m_resultData->samples()
-        && ((nmfFamily && f.basis.size() > 0) || (cfFamily && f.W.size() > 0));
+    return !names.empty() && f.V.rows() == m_resultData->samples()
+        && (names[0] == u"U" ? f.basis.size() > 0 : f.W.size() > 0);
 }
 
 void MainWindow::continueRun()

@@ -198,10 +198,17 @@ Result<bool> mapLabels(
     return true;
 }
 
-Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
+// A MAT-file opened by matio after the structural checks matio does not make, with its
+// variables listed (and, for Level 5, each top-level element found whole). May throw
+// std::bad_alloc while listing.
+struct CheckedMatFile {
+    MatFile mat;
+    std::vector<VarInfo> vars;
+};
+
+Result<CheckedMatFile> openChecked(const QString& path, const QString& file)
 {
     const QFileInfo fileInfo(path);
-    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
     if (!fileInfo.exists())
         return Error { QStringLiteral("%1: file not found").arg(path) };
     if (fileInfo.isDir())
@@ -210,27 +217,38 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
         return Error {
             QStringLiteral("%1: the file is empty (0 bytes), not a MAT-file").arg(file)
         };
-
     // matio trusts a version 4 header's sizes and allocates what it says before reading.
     if (const QString problem = matV4StructureProblem(path); !problem.isEmpty())
         return Error { QStringLiteral("%1: %2").arg(file, problem) };
     // Likewise a Level 5 variable's dimensions, name and nested cells, read when matio lists it.
     if (const QString problem = matV5StructureProblem(path); !problem.isEmpty())
         return Error { QStringLiteral("%1: %2").arg(file, problem) };
+    CheckedMatFile checked;
+    checked.mat.reset(Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY));
+    // matio's own complaint here only repeats the path, so it is left out.
+    if (!checked.mat)
+        return Error { QStringLiteral("%1: not a MATLAB MAT-file (no valid version 4, 5 or "
+                                      "7.3 header)")
+                           .arg(file) };
+    checked.vars = listVariables(checked.mat.get());
+    if (Mat_GetVersion(checked.mat.get()) == MAT_FT_MAT5)
+        if (const QString problem = matV5TruncationProblem(path, variableNames(checked.vars));
+            !problem.isEmpty())
+            return Error { QStringLiteral("%1: %2").arg(file, problem) };
+    return checked;
+}
 
+Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
+{
+    const QFileInfo fileInfo(path);
+    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
     try {
         MatioMessages log;
-        MatFile mat { Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY) };
-        // matio's own complaint here only repeats the path, so it is left out.
-        if (!mat)
-            return Error { QStringLiteral("%1: not a MATLAB MAT-file (no valid version 4, 5 or "
-                                          "7.3 header)")
-                               .arg(file) };
-        const std::vector<VarInfo> vars = listVariables(mat.get());
-        if (Mat_GetVersion(mat.get()) == MAT_FT_MAT5)
-            if (const QString problem = matV5TruncationProblem(path, variableNames(vars));
-                !problem.isEmpty())
-                return Error { QStringLiteral("%1: %2").arg(file, problem) };
+        Result<CheckedMatFile> opened = openChecked(path, file);
+        if (!opened)
+            return Error { opened.error() };
+        const MatFile& mat = opened->mat;
+        const std::vector<VarInfo>& vars = opened->vars;
         if (vars.empty())
             return Error { QStringLiteral("%1: no readable variables; the file may be truncated or "
                                           "damaged")
@@ -339,28 +357,17 @@ Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
 {
     const QFileInfo fileInfo(path);
     const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
-    if (!fileInfo.exists())
-        return Error { QStringLiteral("%1: file not found").arg(path) };
-    if (!fileInfo.isFile() || fileInfo.size() == 0)
-        return Error { QStringLiteral("%1: not a MAT-file (a folder or an empty file)").arg(path) };
-    if (isHdf5MatFile(path))
+    if (fileInfo.isFile() && isHdf5MatFile(path))
         return Error {
             QStringLiteral("%1: a MAT 7.3 (HDF5) file; save the factors with -v7").arg(file)
         };
-    if (const QString problem = matV4StructureProblem(path); !problem.isEmpty())
-        return Error { QStringLiteral("%1: %2").arg(file, problem) };
-    if (const QString problem = matV5StructureProblem(path); !problem.isEmpty())
-        return Error { QStringLiteral("%1: %2").arg(file, problem) };
     try {
         MatioMessages log;
-        MatFile mat { Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY) };
-        if (!mat)
-            return Error { QStringLiteral("%1: not a MATLAB MAT-file").arg(file) };
-        const std::vector<VarInfo> vars = listVariables(mat.get());
-        if (Mat_GetVersion(mat.get()) == MAT_FT_MAT5)
-            if (const QString problem = matV5TruncationProblem(path, variableNames(vars));
-                !problem.isEmpty())
-                return Error { QStringLiteral("%1: %2").arg(file, problem) };
+        Result<CheckedMatFile> opened = openChecked(path, file);
+        if (!opened)
+            return Error { opened.error() };
+        const MatFile& mat = opened->mat;
+        const std::vector<VarInfo>& vars = opened->vars;
         std::vector<const VarInfo*> chosen;
         double bytes = 0;
         for (const QString& name : names) {

@@ -27,12 +27,12 @@ struct MatCloser {
     void operator()(mat_t* mat) const { Mat_Close(mat); }
 };
 
-// Writes one n x m double matrix given in MATLAB's column-major element order.
-Result<bool> writeVariable(
-    mat_t* mat, const char* name, std::size_t rows, std::size_t cols, std::vector<double>& values)
+// Writes one 2-D variable of `rows` x `cols` elements of `type`, in MATLAB's column-major order.
+Result<bool> writeMatrix(mat_t* mat, const char* name, matio_classes classType, matio_types type,
+    std::size_t rows, std::size_t cols, void* values)
 {
     std::size_t dims[2] = { rows, cols };
-    matvar_t* var = Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values.data(), 0);
+    matvar_t* var = Mat_VarCreate(name, classType, type, 2, dims, values, 0);
     if (!var)
         return Error {
             QStringLiteral("could not create the variable '%1'").arg(QLatin1String(name))
@@ -45,22 +45,18 @@ Result<bool> writeVariable(
     return true;
 }
 
+// One n x m double matrix given in MATLAB's column-major element order.
+Result<bool> writeVariable(
+    mat_t* mat, const char* name, std::size_t rows, std::size_t cols, std::vector<double>& values)
+{
+    return writeMatrix(mat, name, MAT_C_DOUBLE, MAT_T_DOUBLE, rows, cols, values.data());
+}
+
 // A char row vector of UTF-16 code units, as MATLAB itself stores text.
 Result<bool> writeText(mat_t* mat, const char* name, const QString& text)
 {
     std::vector<char16_t> units(text.utf16(), text.utf16() + text.size());
-    std::size_t dims[2] = { 1, units.size() };
-    matvar_t* var = Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UINT16, 2, dims, units.data(), 0);
-    if (!var)
-        return Error {
-            QStringLiteral("could not create the variable '%1'").arg(QLatin1String(name))
-        };
-    const int failed = Mat_VarWrite(mat, var, MAT_COMPRESSION_ZLIB);
-    Mat_VarFree(var);
-    if (failed)
-        return Error { QStringLiteral("could not write the variable '%1' (disk full?)")
-                           .arg(QLatin1String(name)) };
-    return true;
+    return writeMatrix(mat, name, MAT_C_CHAR, MAT_T_UINT16, 1, units.size(), units.data());
 }
 
 bool isImage(const Dataset& data)
@@ -89,16 +85,25 @@ Result<bool> writeImageSize(mat_t* mat, const Dataset& data)
     return writeVariable(mat, "im_width", 1, 1, width);
 }
 
+// The rows of M (one per pixel, row-major as in X) in the file's pixel order, as MATLAB's
+// column-major elements of that matrix or, with `transpose`, of its transpose (fea: one sample
+// per row, fea(i, p) at p * n + i).
+std::vector<double> inFilePixelOrder(const Matrix& M, const Dataset& data, bool transpose)
+{
+    const auto rows = std::size_t(M.rows()), cols = std::size_t(M.cols());
+    std::vector<double> out(rows * cols);
+    for (std::size_t p = 0; p < rows; ++p) {
+        const Eigen::Index feature = featureOfFilePixel(p, data);
+        for (std::size_t j = 0; j < cols; ++j)
+            out[transpose ? p * cols + j : j * rows + p] = double(M(feature, Eigen::Index(j)));
+    }
+    return out;
+}
+
 Result<bool> writeAll(mat_t* mat, const Dataset& data)
 {
     const auto n = std::size_t(data.samples()), m = std::size_t(data.features());
-    // fea(i, p) sits at p * n + i.
-    std::vector<double> fea(n * m);
-    for (std::size_t p = 0; p < m; ++p) {
-        const Eigen::Index feature = featureOfFilePixel(p, data);
-        for (std::size_t i = 0; i < n; ++i)
-            fea[p * n + i] = double(data.X(feature, Eigen::Index(i)));
-    }
+    std::vector<double> fea = inFilePixelOrder(data.X, data, true);
     if (auto r = writeVariable(mat, "fea", n, m, fea); !r)
         return r;
     fea = {};
@@ -128,13 +133,7 @@ Result<bool> writeFactors(
     const Factorization& f = result.factorization;
     const auto m = std::size_t(f.basis.rows()), n = std::size_t(f.V.rows()),
                k = std::size_t(f.basis.cols());
-    // U(p, j) sits at j * m + p, with p in the file's pixel order.
-    std::vector<double> basis(m * k);
-    for (std::size_t p = 0; p < m; ++p) {
-        const Eigen::Index feature = featureOfFilePixel(p, data);
-        for (std::size_t j = 0; j < k; ++j)
-            basis[j * m + p] = double(f.basis(feature, Eigen::Index(j)));
-    }
+    std::vector<double> basis = inFilePixelOrder(f.basis, data, false);
     if (auto r = writeVariable(mat, "U", m, k, basis); !r)
         return r;
     basis = {};
@@ -243,13 +242,21 @@ Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data)
     return Eigen::Index((p % h) * w + p / h);
 }
 
+std::vector<QString> warmStartFactors(const std::string& method)
+{
+    if (method == "nmf" || method == "gnmf" || method == "semignmf")
+        return { QStringLiteral("U"), QStringLiteral("V") };
+    if (method == "cf" || method == "lccf" || method == "lcf")
+        return { QStringLiteral("W"), QStringLiteral("V") };
+    return {};
+}
+
 Result<std::vector<Matrix>> readStartFactors(
     const QString& path, const Dataset& data, const RunOptions& options)
 {
     const std::string& method = options.method;
-    const bool nmfFamily = method == "nmf" || method == "gnmf" || method == "semignmf";
-    const bool cfFamily = method == "cf" || method == "lccf" || method == "lcf";
-    if (!nmfFamily && !cfFamily)
+    const std::vector<QString> names = warmStartFactors(options.method);
+    if (names.empty())
         return Error { QStringLiteral("a start from given factors is for nmf, gnmf, semignmf, cf, "
                                       "lccf and lcf; %1 keeps other factors")
                            .arg(QString::fromStdString(method)) };
@@ -257,9 +264,9 @@ Result<std::vector<Matrix>> readStartFactors(
         return Error { QStringLiteral(
             "a start from given factors cannot be used with --ncw (the weighted method works on "
             "its own scaling of the factors)") };
-    const QString basisSide = nmfFamily ? QStringLiteral("U") : QStringLiteral("W");
-    Result<std::vector<Eigen::MatrixXd>> read
-        = readMatMatrices(path, { basisSide, QStringLiteral("V") });
+    const QString& basisSide = names[0];
+    const bool nmfFamily = basisSide == u"U";
+    Result<std::vector<Eigen::MatrixXd>> read = readMatMatrices(path, { basisSide, names[1] });
     if (!read)
         return Error { read.error() };
     const Eigen::MatrixXd& first = (*read)[0];
@@ -269,17 +276,16 @@ Result<std::vector<Matrix>> readStartFactors(
     const Eigen::Index firstRows = nmfFamily ? m : n;
     const QString file = QFileInfo(path).fileName();
     const auto mismatch = [&](const QString& name, const Eigen::MatrixXd& got, Eigen::Index rows) {
-        return Error {
-            QStringLiteral("%1: %2 is %3 x %4, but the start needs %5 x %6 (%7, rank %8)")
-                .arg(file, name)
-                .arg(got.rows())
-                .arg(got.cols())
-                .arg(rows)
-                .arg(k)
-                .arg(rows == m && nmfFamily && name == u"U" ? QStringLiteral("%1 features").arg(m)
-                                                            : QStringLiteral("%1 samples").arg(n))
-                .arg(k)
-        };
+        return Error { QStringLiteral(
+            "%1: %2 is %3 x %4, but the start needs %5 x %6 (%7, rank %8)")
+                           .arg(file, name)
+                           .arg(got.rows())
+                           .arg(got.cols())
+                           .arg(rows)
+                           .arg(k)
+                           .arg(name == u"U" ? QStringLiteral("%1 features").arg(m)
+                                             : QStringLiteral("%1 samples").arg(n))
+                           .arg(k) };
     };
     if (first.rows() != firstRows || first.cols() != k)
         return mismatch(basisSide, first, firstRows);

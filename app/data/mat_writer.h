@@ -40,6 +40,10 @@ Result<bool> writeFactorsMat(
 // pixels when the samples are images, else p itself).
 Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data);
 
+// The factors a warm start of `method` takes, in Method::state() order: U and V for nmf, gnmf,
+// semignmf, W and V for cf, lccf, lcf; none for the other methods, whose state is different.
+std::vector<QString> warmStartFactors(const std::string& method);
+
 // The start a run of `options.method` continues from (DriverOptions::start): U and V (nmf, gnmf,
 // semignmf) or W and V (cf, lccf, lcf) from a MAT file as writeFactorsMat writes it, U brought
 // back to the data's pixel order. Errors name the file, the variable and the shapes expected
