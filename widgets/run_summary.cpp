@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_summary.h"
 
+#include "data/mat_writer.h" // warmStartFactors
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -94,9 +96,20 @@ QString stopDescription(const Factorization& f, int maxIterations)
 
 QString stopDescription(const Factorization& f, const RunOptions& options)
 {
+    // Run > Continue the shown run takes these methods on from their factors.
+    const bool canContinue = f.stopReason == StopReason::MaxIterations && f.stillDecreasing
+        && !warmStartFactors(options.method).empty() && !options.params.ncw;
     if (suggestsKMeansStart(f, options))
+        return (canContinue ? tr("stopped at the iteration limit (%1) while the objective was "
+                                 "still decreasing; continue it (Ctrl+Shift+C), raise Max "
+                                 "iterations or choose Start: k-means")
+                            : tr("stopped at the iteration limit (%1) while the objective was "
+                                 "still decreasing; raise Max iterations or choose Start: "
+                                 "k-means"))
+            .arg(options.driver.maxIter);
+    if (canContinue)
         return tr("stopped at the iteration limit (%1) while the objective was still "
-                  "decreasing; raise Max iterations or choose Start: k-means")
+                  "decreasing; continue it (Ctrl+Shift+C) or raise Max iterations")
             .arg(options.driver.maxIter);
     return stopDescription(f, options.driver.maxIter);
 }

@@ -221,6 +221,13 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
     converged.stopReason = StopReason::Converged;
     QVERIFY(!advises(converged, options("lccf")));
     QVERIFY(keepsTheLimit);
+    // Methods that Run > Continue takes on from their factors point at it; the others do not.
+    for (const char* method : { "cf", "lccf", "lcf", "nmf", "gnmf", "semignmf" })
+        QVERIFY2(stopDescription(stopped, options(method)).contains(u"continue it (Ctrl+Shift+C)"),
+            method);
+    for (const char* method : { "ccf", "cnmf" })
+        QVERIFY2(!stopDescription(stopped, options(method)).contains(u"continue it"), method);
+    QVERIFY(!stopDescription(flat, options("nmf")).contains(u"continue it"));
     // The status line and the summary carry the same advice.
     RunResult result;
     result.factorization = stopped;
