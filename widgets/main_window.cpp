@@ -334,6 +334,9 @@ void MainWindow::continueRun()
     RunOptions options = m_resultOptions;
     options.driver.maxIter = m_controls->runOptions().driver.maxIter;
     options.driver.replicates = 1;
+    // The given factors replace the start, so no other (a k-means run, say) is computed first.
+    options.params.init = InitKind::Random;
+    options.params.initSet = false;
     options.driver.start = std::make_shared<const std::vector<Matrix>>(
         std::vector<Matrix> { cfFamily ? f.W : f.basis, f.V });
     options.driver.startSource = tr("the factors of a %1 run (k = %2) after %3 iterations")

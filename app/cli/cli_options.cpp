@@ -525,6 +525,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         return fail(
             u"--init-from starts from the given factors: it runs one replicate, not %1"_s.arg(
                 o.run.driver.replicates));
+    if (!o.initFromPath.isEmpty() && o.run.params.initSet)
+        return fail(u"--init and --init-from both choose the start; give one of them"_s);
     return o;
 }
 

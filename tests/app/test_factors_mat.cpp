@@ -364,6 +364,11 @@ private slots:
                 u"17"_s, u"--replicates"_s, u"2"_s, u"--json"_s, next, u"--init-from"_s, mat });
         QCOMPARE(twice.exitCode, 2);
         QVERIFY2(twice.err.contains(u"one replicate"_s), qPrintable(twice.err));
+        const CliRun both = runCli(
+            { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"lccf"_s, u"--rank"_s,
+                u"17"_s, u"--init"_s, u"kmeans"_s, u"--json"_s, next, u"--init-from"_s, mat });
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains(u"give one of them"_s), qPrintable(both.err));
         // sweep has no single run to write.
         const CliRun sweep = runCli({ u"sweep"_s, u"--dataset"_s, u"builtin:swimmer"_s,
             u"--methods"_s, u"nmf"_s, u"--out"_s, m_dir.filePath(u"s"_s), u"--factors"_s, mat });
