@@ -141,6 +141,7 @@ void MainWindow::createMenus()
     m_exportFactorsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportFactorsAction->setStatusTip(
         tr("U, V, W, the predicted labels and the run's options as a .mat file"));
+    file->addSeparator();
     QAction* openSession
         = file->addAction(tr("Open &session..."), this, &MainWindow::openSessionDialog);
     openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));

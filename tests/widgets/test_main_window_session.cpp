@@ -13,6 +13,8 @@
 
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -175,6 +177,15 @@ void TestMainWindowSession::continueTheShownRun()
     RunHistoryModel* runs = window->runHistory();
     QCOMPARE(runs->runCount(), 3);
     QVERIFY(runs->run(2).name.contains(QStringLiteral("continued")));
+    window->resize(1400, 900);
+    QCoreApplication::processEvents(); // the plot's queued replot
+    QVERIFY(window->grab().save(QStringLiteral("main_window_continued.png")));
+    for (QMenu* menu : window->menuBar()->findChildren<QMenu*>())
+        if (menu->title() == QStringLiteral("&Run") || menu->title() == QStringLiteral("&File")) {
+            menu->adjustSize();
+            QVERIFY(menu->grab().save(
+                QStringLiteral("main_window_menu_%1.png").arg(menu->title().mid(1).toLower())));
+        }
     QVERIFY(runs->run(2).options.driver.start);
 
     QTemporaryDir dir;
