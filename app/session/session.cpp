@@ -52,6 +52,8 @@ RunRecord makeRunRecord(
     s.reconstructionError = result.reconstructionError;
     s.sparseness = result.sparseness;
     s.seconds = result.setupSeconds + f.initSeconds + f.solveSeconds + result.clusterSeconds;
+    s.setupSeconds = result.setupSeconds;
+    s.clusterSeconds = result.clusterSeconds;
     r.history = f.history;
     r.segmentStarts = f.segmentStarts;
     r.predicted = result.predicted;

@@ -26,7 +26,11 @@ struct RunSummary {
     std::optional<double> graphNmi;
     double reconstructionError = 0; // ||X - basis V^T|| / ||X||; NaN where undefined (PCA)
     double sparseness = 0; // Hoyer, of V
-    double seconds = 0; // initialization + solve + clustering
+    double seconds = 0; // set-up + initialization + solve + clustering
+    // Its parts before and after the solve (the kNN graph or kernel; the clustering of V), so a
+    // run shown again reports its timings as the run did; 0 in files from before they were kept.
+    double setupSeconds = 0;
+    double clusterSeconds = 0;
 };
 
 // One finished run, enough to show it, compare it and re-run it exactly.

@@ -81,6 +81,8 @@ Result<RunSummary> summaryFromJson(const QJsonObject& o, const QString& context)
     in.readNumberOrNull(u"reconstruction_error"_s, s.reconstructionError);
     in.readNumberOrNull(u"sparseness"_s, s.sparseness);
     in.readDouble(u"seconds"_s, s.seconds, 0, std::numeric_limits<double>::max());
+    in.readDouble(u"setup_seconds"_s, s.setupSeconds, 0, s.seconds);
+    in.readDouble(u"cluster_seconds"_s, s.clusterSeconds, 0, s.seconds);
     if (!in.ok())
         return in.failure();
     bool known = false;
@@ -136,6 +138,8 @@ QJsonObject runRecordToJson(const RunRecord& r)
                 { u"reconstruction_error"_s, numberOrNull(s.reconstructionError) },
                 { u"sparseness"_s, numberOrNull(s.sparseness) },
                 { u"seconds"_s, s.seconds },
+                { u"setup_seconds"_s, s.setupSeconds },
+                { u"cluster_seconds"_s, s.clusterSeconds },
             } },
         { u"objective_history"_s, history },
         { u"segment_starts"_s, intArray(r.segmentStarts) },

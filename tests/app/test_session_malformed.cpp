@@ -63,6 +63,11 @@ private Q_SLOTS:
             s[u"stop_reason"_s] = u"bored"_s;
             r[u"summary"_s] = s;
         }) << u"unknown stop_reason \"bored\""_s;
+        QTest::newRow("set-up longer than the run") << withFirstRun([](QJsonObject& r) {
+            QJsonObject s = r[u"summary"_s].toObject();
+            s[u"setup_seconds"_s] = s[u"seconds"_s].toDouble() + 1;
+            r[u"summary"_s] = s;
+        }) << u"run 1: summary: \"setup_seconds\""_s;
         const auto option = [](const QString& key, const QJsonValue& value) {
             return withFirstRun([=](QJsonObject& r) {
                 QJsonObject o = r[u"options"_s].toObject();
