@@ -157,11 +157,29 @@ void ConvergencePlot::clear()
     rescale();
 }
 
-void ConvergencePlot::beginRun(const QString& title)
+void ConvergencePlot::beginRun(const QString& title, const std::vector<double>& earlier)
 {
     clearCurrent();
     setTitle(title);
+    if (!earlier.empty()) {
+        setHistory(graphFor(0), earlier);
+        m_changeReplicate = 0; // the continued run's reports follow on the same line
+    }
     rescale();
+}
+
+void ConvergencePlot::setHistory(QCPGraph* graph, const std::vector<double>& history)
+{
+    QVector<double> keys(qsizetype(history.size()));
+    QVector<double> values(qsizetype(history.size()));
+    for (std::size_t i = 0; i < history.size(); ++i) {
+        keys[qsizetype(i)] = double(i + 1);
+        values[qsizetype(i)] = history[i];
+        // IterationReport's definition: (O[t-1] - O[t]) / O[t].
+        if (i > 0)
+            addChange((history[i - 1] - history[i]) / history[i], int(i + 1));
+    }
+    graph->setData(keys, values, true);
 }
 
 QCPGraph* ConvergencePlot::graphFor(int replicate)
@@ -214,19 +232,10 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
     setTitle(title);
     QCPGraph* graph = graphFor(0);
     graph->setName(tr("current: %1").arg(title));
-    const auto& history = factorization.history;
-    QVector<double> keys(qsizetype(history.size()));
-    QVector<double> values(qsizetype(history.size()));
-    for (std::size_t i = 0; i < history.size(); ++i) {
-        keys[qsizetype(i)] = double(i + 1);
-        values[qsizetype(i)] = history[i];
-        // IterationReport's definition: (O[t-1] - O[t]) / O[t].
-        if (i > 0)
-            addChange((history[i - 1] - history[i]) / history[i], int(i + 1));
-    }
-    graph->setData(keys, values, true);
-    // CF_OGL restarts its monotone descent when beta changes; a dashed line between the last
-    // iteration of one segment and the first of the next (history index s is iteration s + 1).
+    setHistory(graph, factorization.history);
+    // CF_OGL restarts its monotone descent when beta changes, and a continued graph method at
+    // its normalized factors' objective; a dashed line between the last iteration of one
+    // segment and the first of the next (history index s is iteration s + 1).
     for (int start : factorization.segmentStarts) {
         auto* line = new QCPItemStraightLine(m_plot);
         line->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DashLine));

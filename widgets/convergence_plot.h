@@ -40,7 +40,8 @@ public:
 
     // The current run: beginRun() and showHistory() replace it and keep the overlays; clear()
     // empties the plot, overlays included (a new dataset).
-    void beginRun(const QString& title);
+    // `earlier`: the objectives of the run a continued run goes on from, drawn first.
+    void beginRun(const QString& title, const std::vector<double>& earlier = {});
     void appendReports(const QList<IterationReport>& reports);
     // The final history of a finished run (replaces the live graphs).
     void showHistory(const Factorization& factorization, const QString& title);
@@ -83,6 +84,7 @@ private:
     QCPGraph* graphFor(int replicate);
     QList<QCPGraph*> objectiveGraphs() const;
     QString describePoint(const QCPGraph& graph, int index) const;
+    void setHistory(QCPGraph* graph, const std::vector<double>& history);
     void addChange(double relativeChange, int iteration);
     void clearCurrent();
     void rescale();

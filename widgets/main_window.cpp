@@ -293,8 +293,10 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
     m_stage.clear();
     const quint64 runId = ++m_runId;
     m_runClock.start();
+    // A continued run's curve goes on from the one it continues.
     m_plot->beginRun(
-        tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank));
+        tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank),
+        m_runOptions.driver.startHistory);
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
         m_controls->setProgress(0, m_runOptions.driver.maxIter);
     else
@@ -333,12 +335,10 @@ void MainWindow::continueRun()
     const bool cfFamily = f.W.size() > 0;
     RunOptions options = m_resultOptions;
     options.driver.maxIter = m_controls->runOptions().driver.maxIter;
-    options.driver.replicates = 1;
-    // The given factors replace the start, so no other (a k-means run, say) is computed first.
-    options.params.init = InitKind::Random;
-    options.params.initSet = false;
+    options.driver.replicates = 1; // the given factors replace the start (runAndCluster)
     options.driver.start = std::make_shared<const std::vector<Matrix>>(
         std::vector<Matrix> { cfFamily ? f.W : f.basis, f.V });
+    options.driver.startHistory = f.history; // it counts on from this run's iterations
     options.driver.startSource = tr("the factors of a %1 run (k = %2) after %3 iterations")
                                      .arg(QString::fromStdString(options.method))
                                      .arg(options.params.rank)
@@ -348,6 +348,11 @@ void MainWindow::continueRun()
     statusBar()->showMessage(tr("Continuing %1 from its factors for up to %2 more iterations...")
                                  .arg(methodTitle(options.method))
                                  .arg(options.driver.maxIter));
+}
+
+int MainWindow::newIterations(int iteration) const
+{
+    return iteration - int(m_runOptions.driver.startHistory.size());
 }
 
 void MainWindow::cancelRun()
@@ -363,8 +368,8 @@ void MainWindow::onProgress(quint64 runId, const QList<IterationReport>& reports
     if (runId != m_runId || !m_running || reports.isEmpty())
         return;
     m_plot->appendReports(reports);
-    m_controls->setProgress(reports.back().iteration, m_runOptions.driver.maxIter);
-    updateJobStatus(reports.back().iteration);
+    m_controls->setProgress(newIterations(reports.back().iteration), m_runOptions.driver.maxIter);
+    updateJobStatus(newIterations(reports.back().iteration));
 }
 
 void MainWindow::onStage(quint64 runId, const QString& stage)
@@ -437,7 +442,8 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     showResult(result, m_runOptions, m_runData);
     m_runs->addRun(makeRunRecord(m_runOptions, result, *m_runData, {}));
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
-        m_controls->setProgress(result.factorization.iterations, m_runOptions.driver.maxIter);
+        m_controls->setProgress(
+            newIterations(result.factorization.iterations), m_runOptions.driver.maxIter);
     else if (m_runOptions.method == "pca")
         m_controls->setDone(tr("done: one solve"));
     else if (result.factorization.stopReason == StopReason::Cancelled) // k-means, between rounds

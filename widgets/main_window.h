@@ -62,7 +62,8 @@ public:
     void restartRun();
     void cancelRun();
     // Runs the shown result's method again from its factors (a warm start, METHODS.md 0) for the
-    // panel's Max iterations more: nmf, gnmf, semignmf from U and V, cf, lccf, lcf from W and V.
+    // panel's Max iterations more: nmf, gnmf, semignmf, cnmf from U and V, cf, lccf, lcf, ccf
+    // from W and V.
     void continueRun();
     // Whether continueRun() can start: a result of one of those methods, with its factors.
     bool canContinue() const;
@@ -171,6 +172,9 @@ private:
     void openSessionDialog();
     void rerun(const RunOptions& options);
     void onOptionsChanged();
+    // A report's iteration counted from the run's own start (a continued run's reports count on
+    // from the run it continues).
+    int newIterations(int iteration) const;
     void updateJobStatus(int iteration);
 
     void onDatasetLoaded(quint64 requestId, const OpenedDataset& opened);

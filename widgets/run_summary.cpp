@@ -99,6 +99,10 @@ QString stopDescription(const Factorization& f, const RunOptions& options)
     // Run > Continue the shown run takes these methods on from their factors.
     const bool canContinue = f.stopReason == StopReason::MaxIterations && f.stillDecreasing
         && !warmStartFactors(options.method).empty() && !options.params.ncw;
+    // The limit is the iteration a run stopped at: for a continued run (a session's included,
+    // which keeps no earlier history) Max iterations after the iterations it continued.
+    const int limit
+        = f.stopReason == StopReason::MaxIterations ? f.iterations : options.driver.maxIter;
     if (suggestsKMeansStart(f, options))
         return (canContinue ? tr("stopped at the iteration limit (%1) while the objective was "
                                  "still decreasing; continue it (Ctrl+Shift+C), raise Max "
@@ -106,12 +110,12 @@ QString stopDescription(const Factorization& f, const RunOptions& options)
                             : tr("stopped at the iteration limit (%1) while the objective was "
                                  "still decreasing; raise Max iterations or choose Start: "
                                  "k-means"))
-            .arg(options.driver.maxIter);
+            .arg(limit);
     if (canContinue)
         return tr("stopped at the iteration limit (%1) while the objective was still "
                   "decreasing; continue it (Ctrl+Shift+C) or raise Max iterations")
-            .arg(options.driver.maxIter);
-    return stopDescription(f, options.driver.maxIter);
+            .arg(limit);
+    return stopDescription(f, limit);
 }
 
 QString runStatusLine(const RunResult& result, const RunOptions& options)

@@ -115,13 +115,14 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
 
     RunOptions runOptions = options.run;
     if (!options.initFromPath.isEmpty()) {
-        Result<std::vector<Matrix>> start
-            = readStartFactors(options.initFromPath, data, runOptions);
+        Result<StartFactors> start = readStartFactors(options.initFromPath, data, runOptions);
         if (!start) {
             err << "facet-cli: --init-from: " << start.error() << Qt::endl;
             return kExitFailure;
         }
-        runOptions.driver.start = std::make_shared<const std::vector<Matrix>>(std::move(*start));
+        runOptions.driver.start
+            = std::make_shared<const std::vector<Matrix>>(std::move(start->factors));
+        runOptions.driver.startHistory = std::move(start->history);
         runOptions.driver.startSource
             = QFileInfo(options.initFromPath).absoluteFilePath().toStdString();
     }
@@ -166,6 +167,11 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     const Factorization& f = result.factorization;
     out << QString::fromStdString(options.run.method) << " rank " << options.run.params.rank
         << " on " << data.name << ": " << f.iterations << " iterations ("
+        << (runOptions.driver.startHistory.empty()
+                   ? QString()
+                   : u"%1 after the start file's %2, "_s
+                         .arg(f.iterations - int(runOptions.driver.startHistory.size()))
+                         .arg(runOptions.driver.startHistory.size()))
         << QString::fromLatin1(stopReasonName(f.stopReason)) << "), objective "
         << (f.history.empty() ? 0.0 : f.history.back()) << ", AC " << formatOptional(result.ac)
         << ", NMI " << formatOptional(result.nmi) << ", "

@@ -352,8 +352,8 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
 
 } // namespace
 
-Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
-    const QString& path, const QStringList& names, qint64 memoryBudgetBytes)
+Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const QStringList& names,
+    qint64 memoryBudgetBytes, const QStringList& ifPresent)
 {
     const QFileInfo fileInfo(path);
     const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
@@ -370,8 +370,12 @@ Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
         const std::vector<VarInfo>& vars = opened->vars;
         std::vector<const VarInfo*> chosen;
         double bytes = 0;
-        for (const QString& name : names) {
+        for (const QString& name : names + ifPresent) {
             const VarInfo* v = findVariable(vars, name);
+            if (!v && ifPresent.contains(name)) {
+                chosen.push_back(nullptr);
+                continue;
+            }
             if (!v)
                 return Error {
                     QStringLiteral("%1: no variable '%2'; the file has %3")
@@ -390,6 +394,10 @@ Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
         const Reader reader(mat.get(), file, log);
         std::vector<Eigen::MatrixXd> out;
         for (const VarInfo* v : chosen) {
+            if (!v) {
+                out.emplace_back();
+                continue;
+            }
             Result<std::vector<double>> values = reader.read(*v);
             if (!values)
                 return Error { values.error() };

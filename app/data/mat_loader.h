@@ -44,8 +44,10 @@ Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options = {})
 // The named real 2-D matrices of a Level 5 MAT-file, each rows x columns as stored (MATLAB's
 // orientation), with the same structural checks as loadMat and `memoryBudgetBytes` over their
 // total. Errors name the file and the variable; a missing one lists what the file has. MAT 7.3
-// files are refused (save them with -v7), since they would be read in this process.
-Result<std::vector<Eigen::MatrixXd>> readMatMatrices(
-    const QString& path, const QStringList& names, qint64 memoryBudgetBytes = qint64(1) << 30);
+// files are refused (save them with -v7), since they would be read in this process. The names in
+// `ifPresent` follow `names` in the result, each an empty matrix where the file has no such
+// variable.
+Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const QStringList& names,
+    qint64 memoryBudgetBytes = qint64(1) << 30, const QStringList& ifPresent = {});
 
 } // namespace facet

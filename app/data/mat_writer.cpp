@@ -244,21 +244,21 @@ Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data)
 
 std::vector<QString> warmStartFactors(const std::string& method)
 {
-    if (method == "nmf" || method == "gnmf" || method == "semignmf")
+    if (method == "nmf" || method == "gnmf" || method == "semignmf" || method == "cnmf")
         return { QStringLiteral("U"), QStringLiteral("V") };
-    if (method == "cf" || method == "lccf" || method == "lcf")
+    if (method == "cf" || method == "lccf" || method == "lcf" || method == "ccf")
         return { QStringLiteral("W"), QStringLiteral("V") };
     return {};
 }
 
-Result<std::vector<Matrix>> readStartFactors(
+Result<StartFactors> readStartFactors(
     const QString& path, const Dataset& data, const RunOptions& options)
 {
     const std::string& method = options.method;
     const std::vector<QString> names = warmStartFactors(options.method);
     if (names.empty())
-        return Error { QStringLiteral("a start from given factors is for nmf, gnmf, semignmf, cf, "
-                                      "lccf and lcf; %1 keeps other factors")
+        return Error { QStringLiteral("a start from given factors is for nmf, gnmf, semignmf, "
+                                      "cnmf, cf, lccf, lcf and ccf; %1 keeps other factors")
                            .arg(QString::fromStdString(method)) };
     if (options.params.ncw)
         return Error { QStringLiteral(
@@ -266,7 +266,8 @@ Result<std::vector<Matrix>> readStartFactors(
             "its own scaling of the factors)") };
     const QString& basisSide = names[0];
     const bool nmfFamily = basisSide == u"U";
-    Result<std::vector<Eigen::MatrixXd>> read = readMatMatrices(path, { basisSide, names[1] });
+    Result<std::vector<Eigen::MatrixXd>> read = readMatMatrices(
+        path, { basisSide, names[1] }, qint64(1) << 30, { QStringLiteral("objective") });
     if (!read)
         return Error { read.error() };
     const Eigen::MatrixXd& first = (*read)[0];
@@ -291,11 +292,23 @@ Result<std::vector<Matrix>> readStartFactors(
         return mismatch(basisSide, first, firstRows);
     if (v.rows() != n || v.cols() != k)
         return mismatch(QStringLiteral("V"), v, n);
+    const Eigen::MatrixXd& objective = (*read)[2];
+    if (objective.size() > 0 && objective.rows() != 1 && objective.cols() != 1)
+        return Error { QStringLiteral("%1: objective is %2 x %3; it should be the vector of the "
+                                      "run's objective after each iteration")
+                           .arg(file)
+                           .arg(objective.rows())
+                           .arg(objective.cols()) };
+    if (!objective.allFinite())
+        return Error { QStringLiteral("%1: objective has a value that is not finite").arg(file) };
     Matrix start = first.cast<Scalar>();
     if (nmfFamily)
         for (Eigen::Index p = 0; p < m; ++p)
             start.row(featureOfFilePixel(std::size_t(p), data)) = first.row(p).cast<Scalar>();
-    return std::vector<Matrix> { std::move(start), v.cast<Scalar>() };
+    StartFactors out;
+    out.factors = { std::move(start), v.cast<Scalar>() };
+    out.history.assign(objective.data(), objective.data() + objective.size());
+    return out;
 }
 
 Result<bool> writeDatasetMat(const QString& path, const Dataset& data)

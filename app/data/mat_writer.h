@@ -40,15 +40,24 @@ Result<bool> writeFactorsMat(
 // pixels when the samples are images, else p itself).
 Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data);
 
-// The factors a warm start of `method` takes, in Method::state() order: U and V for nmf, gnmf,
-// semignmf, W and V for cf, lccf, lcf; none for the other methods, whose state is different.
+// The factors a warm start of `method` takes, as its run exports them: U and V for nmf, gnmf,
+// semignmf, cnmf, W and V for cf, lccf, lcf, ccf (cnmf and ccf map V to their Z,
+// Method::stateFromFactors); none for the other methods, whose state is more than that.
 std::vector<QString> warmStartFactors(const std::string& method);
 
-// The start a run of `options.method` continues from (DriverOptions::start): U and V (nmf, gnmf,
-// semignmf) or W and V (cf, lccf, lcf) from a MAT file as writeFactorsMat writes it, U brought
-// back to the data's pixel order. Errors name the file, the variable and the shapes expected
-// from `data` (n, m) and the rank; other methods keep other factors and are refused.
-Result<std::vector<Matrix>> readStartFactors(
+// A warm start read from a file: the factors (DriverOptions::start) and the objective history
+// of the run that ended at them (DriverOptions::startHistory; empty when the file has none).
+struct StartFactors {
+    std::vector<Matrix> factors;
+    std::vector<double> history;
+};
+
+// The start a run of `options.method` continues from: U and V (nmf, gnmf, semignmf, cnmf) or W
+// and V (cf, lccf, lcf, ccf) from a MAT file as writeFactorsMat writes it, U brought back to the
+// data's pixel order, and its `objective` vector when it has one, so the run counts on from that
+// one. Errors name the file, the variable and the shapes expected from `data` (n, m) and the rank;
+// other methods keep other factors and are refused.
+Result<StartFactors> readStartFactors(
     const QString& path, const Dataset& data, const RunOptions& options);
 
 } // namespace facet

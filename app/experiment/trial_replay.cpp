@@ -43,7 +43,7 @@ TrialRun makeTrialRun(
     if (trial.subrun > 0 || options.subruns > 1)
         subset->notes
             << QStringLiteral("kept sub-run %1 of %2").arg(trial.subrun + 1).arg(options.subruns);
-    return { std::move(subset), replay.run, QStringLiteral("%1: %2").arg(raw.name, what) };
+    return { std::move(subset), replay.run, QStringLiteral("%1: %2").arg(raw.name, what), {} };
 }
 
 } // namespace facet

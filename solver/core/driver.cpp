@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/driver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +34,19 @@ void validate(const DriverOptions& o)
     if (o.start && o.replicates != 1)
         throw std::invalid_argument(
             "a start from given factors runs one replicate, not " + std::to_string(o.replicates));
+    if (!o.startHistory.empty() && !o.start)
+        throw std::invalid_argument("an earlier objective history needs the factors it ended at");
+    for (double value : o.startHistory)
+        if (!std::isfinite(value))
+            throw std::invalid_argument("the earlier objective history has a value that is not "
+                                        "finite");
+}
+
+// Whether the start's own objective continues the earlier history: the same value up to the
+// rounding of the products that compute it.
+bool continuesHistory(double startObjective, double last)
+{
+    return std::abs(startObjective - last) <= 1e-9 * std::max(std::abs(last), 1e-300);
 }
 
 std::string shapeText(const Matrix& m)
@@ -40,8 +55,17 @@ std::string shapeText(const Matrix& m)
 }
 
 // The given start in place of the seeded one, checked against the method's own state.
-void applyStart(Method& method, const std::vector<Matrix>& given)
+void applyStart(Method& method, const std::vector<Matrix>& factors)
 {
+    for (std::size_t f = 0; f < factors.size(); ++f) {
+        const std::string which = "factor " + std::to_string(f + 1) + " of the given start";
+        if (!factors[f].allFinite())
+            throw std::invalid_argument(which + " has a value that is not finite");
+        if ((factors[f].array() < 0).any())
+            throw std::invalid_argument(
+                which + " has a negative value; a multiplicative start must be non-negative");
+    }
+    const std::vector<Matrix> given = method.stateFromFactors(factors);
     const std::vector<Matrix> own = method.state();
     if (given.size() != own.size())
         throw std::invalid_argument(std::string(method.name()) + " starts from "
@@ -52,11 +76,6 @@ void applyStart(Method& method, const std::vector<Matrix>& given)
         if (given[f].rows() != own[f].rows() || given[f].cols() != own[f].cols())
             throw std::invalid_argument(which + " is " + shapeText(given[f]) + ", "
                 + std::string(method.name()) + " needs " + shapeText(own[f]));
-        if (!given[f].allFinite())
-            throw std::invalid_argument(which + " has a value that is not finite");
-        if ((given[f].array() < 0).any())
-            throw std::invalid_argument(
-                which + " has a negative value; a multiplicative start must be non-negative");
     }
     method.restore(given);
 }
@@ -131,8 +150,14 @@ Trajectory start(const MethodFactory& make, const DriverOptions& o, int replicat
     t.method = make();
     Rng rng(deriveSeed(o.seed, std::uint64_t(replicate)));
     t.method->initialize(rng);
-    if (o.start)
+    if (o.start) {
         applyStart(*t.method, *o.start);
+        if (!o.startHistory.empty()) {
+            t.history = o.startHistory;
+            if (!continuesHistory(t.method->objective(), t.history.back()))
+                t.segmentStarts.push_back(int(t.history.size()));
+        }
+    }
     t.lastFinite = t.method->state();
     return t;
 }
@@ -177,7 +202,7 @@ Factorization solve(
     }
 
     const auto solveStart = Clock::now();
-    advance(best, options.maxIter, options, control);
+    advance(best, int(options.startHistory.size()) + options.maxIter, options, control);
     if (!best.stopped)
         best.stop = StopReason::MaxIterations;
     best.method->finalize();

@@ -17,12 +17,21 @@ struct DriverOptions {
     double tol = 1e-5; // relative decrease over the last 10 iterations
     int replicates = 1; // seeded starts run for minIter iterations; the lowest objective continues
     std::uint64_t seed = 0;
-    // User-supplied factors for a warm start (METHODS.md 0), in the order of Method::state()
-    // (NMF family U, V; CF family W, V): the method is initialized as usual, then restored to
-    // these. Each must have the shape of the method's own and be finite and non-negative. Needs
+    // User-supplied factors for a warm start (METHODS.md 0), as a run exports them (NMF family
+    // and CNMF U, V; CF family and CCF W, V): the method is initialized as usual, then restored
+    // to Method::stateFromFactors() of these (CNMF and CCF: V's least-squares Z). Each must be
+    // finite and non-negative and give the shape of the method's own state. Needs
     // replicates = 1. `startSource` names where they came from, for reports.
     std::shared_ptr<const std::vector<Matrix>> start;
     std::string startSource;
+    // The objectives of the run that ended at `start` (optional; needs `start`), so that the
+    // run counts on from it: its iterations are numbered after these, minIter and the
+    // convergence window span both parts, maxIter counts the new iterations only, and the
+    // result's history holds both. Where the start's own objective is not the last of these
+    // (the graph methods' final normalization scales V's columns, which changes
+    // lambda Tr(V^T L V); or factors from elsewhere), the new part begins a new segment, as a
+    // beta change of CF_OGL does, so the window does not read the jump as progress.
+    std::vector<double> startHistory;
 };
 
 inline constexpr int kConvergenceWindow = 10;

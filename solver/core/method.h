@@ -68,6 +68,14 @@ public:
     // time. Methods with plain factor members override it through assignState().
     virtual void saveState(std::vector<Matrix>& into) const { into = state(); }
     virtual void restore(const std::vector<Matrix>& state) = 0;
+    // The state a warm start from exported factors restores (DriverOptions::start: the basis or
+    // W, then V, as exportTo() gives them). For most methods that is the factors themselves;
+    // CNMF and CCF keep Z with V = A Z and take Z's least-squares fit. Throws
+    // std::invalid_argument when the factors cannot be mapped.
+    virtual std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const
+    {
+        return factors;
+    }
     // After the last iteration (normalization); the product is unchanged.
     virtual void finalize() { }
     // Fills basis, W, V of the result.

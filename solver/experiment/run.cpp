@@ -150,6 +150,12 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
             truth, { options.labeledFraction, options.labeledPerClass, options.driver.seed });
     }
     result.knownLabels = params.knownLabels;
+    // Given factors replace the start, so none other (an NMF run for CCF's default, a k-means
+    // run) is computed first only to be dropped.
+    if (options.driver.start) {
+        params.init = InitKind::Random;
+        params.initSet = true;
+    }
 
     try {
         runMethod(X, options, params, control, clusterSeed, result, cache);

@@ -32,6 +32,11 @@ public:
     std::vector<Matrix> state() const override { return { m_U, m_Z }; }
     void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_U, &m_Z }); }
     void restore(const std::vector<Matrix>& state) override;
+    // (basis or W, V) -> (basis or W, Z): ConstraintMatrix::stateFromFactors.
+    std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override
+    {
+        return m_A->stateFromFactors(std::move(factors), name());
+    }
     void finalize() override;
 
     const Matrix& Z() const { return m_Z; }

@@ -73,6 +73,20 @@ Matrix ConstraintMatrix::leastSquares(const Matrix& V) const
     return m_diag.cwiseInverse().asDiagonal() * transposeTimes(V);
 }
 
+std::vector<Matrix> ConstraintMatrix::stateFromFactors(
+    std::vector<Matrix> factors, std::string_view method) const
+{
+    if (factors.size() != 2)
+        throw std::invalid_argument(std::string(method) + " starts from 2 factors, "
+            + std::to_string(factors.size()) + " were given");
+    if (factors[1].rows() != rows())
+        throw std::invalid_argument("factor 2 of the given start (V) has "
+            + std::to_string(factors[1].rows()) + " rows, " + std::string(method) + " needs "
+            + std::to_string(rows()) + ", one per sample");
+    factors[1] = leastSquares(factors[1]);
+    return factors;
+}
+
 Matrix ConstraintMatrix::classSums(MatrixCRef X) const
 {
     if (X.cols() != rows())

@@ -3,6 +3,7 @@
 
 #include "core/types.h"
 
+#include <string_view>
 #include <vector>
 
 namespace facet {
@@ -53,6 +54,13 @@ public:
     // (X^T U or K W), H: k x k (U^T U or W^T K W). The caller adds classSums(X) Z_C to the
     // pass's X V.
     void finishFusedRule(const Matrix& G, const Matrix& H, Matrix& Z, Matrix& V) const;
+
+    // The (basis or W, Z) state of CNMF or CCF (`method`) for a warm start from exported
+    // factors (basis or W, V): Z = leastSquares(V), so a V that came from such a run with the
+    // same labels gives its Z back (each class's rows are one row repeated). Throws
+    // std::invalid_argument unless there are two factors and V has a row per sample.
+    std::vector<Matrix> stateFromFactors(
+        std::vector<Matrix> factors, std::string_view method) const;
 
 private:
     std::vector<Eigen::Index> m_column; // n entries: the column of A holding sample i's 1

@@ -17,6 +17,9 @@
 
 #include <matio.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -247,31 +250,69 @@ private slots:
         QTest::addColumn<QString>("method");
         QTest::newRow("nmf") << u"nmf"_s;
         QTest::newRow("cf") << u"cf"_s;
+        // With a third of the samples labelled: the file's V gives Z back (its least-squares
+        // fit), as the run's own seed labels the same samples.
+        QTest::newRow("cnmf") << u"cnmf"_s;
+        QTest::newRow("ccf") << u"ccf"_s;
     }
     void warmStartContinuesTheRun()
     {
         QFETCH(QString, method);
         const std::string name = method.toStdString();
         const Dataset data = images(30, true);
-        const RunResult whole = runAndCluster(data.X, data.labels, optionsFor(name, 40), {});
-        const RunResult first = runAndCluster(data.X, data.labels, optionsFor(name, 20), {});
+        const auto options = [&](int maxIter) {
+            RunOptions o = optionsFor(name, maxIter);
+            if (name == "cnmf" || name == "ccf")
+                o.labeledFraction = 0.34;
+            return o;
+        };
+        const RunResult whole = runAndCluster(data.X, data.labels, options(40), {});
+        const RunResult first = runAndCluster(data.X, data.labels, options(20), {});
+        if (name == "cnmf" || name == "ccf")
+            QVERIFY(std::count_if(first.knownLabels.begin(), first.knownLabels.end(), [](int l) {
+                return l >= 0;
+            }) >= 9);
         const QString path = m_dir.filePath(method + u"_start.mat"_s);
         QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, name)).ok());
 
-        RunOptions again = optionsFor(name, 20);
-        const Result<std::vector<Matrix>> start = readStartFactors(path, data, again);
+        RunOptions again = options(20);
+        const Result<StartFactors> start = readStartFactors(path, data, again);
         QVERIFY2(start, qPrintable(start ? QString() : start.error()));
-        again.driver.start = std::make_shared<const std::vector<Matrix>>(*start);
+        // The file's objective is the earlier run's history: the second run counts on from it.
+        QCOMPARE(start->history, first.factorization.history);
+        again.driver.start = std::make_shared<const std::vector<Matrix>>(start->factors);
+        again.driver.startHistory = start->history;
         const RunResult second = runAndCluster(data.X, data.labels, again, {});
-        QCOMPARE(int(second.factorization.history.size()), 20);
-        for (int t = 0; t < 20; ++t) {
-            const double a = whole.factorization.history[std::size_t(20 + t)];
+        QCOMPARE(second.factorization.iterations, 40);
+        QCOMPARE(int(second.factorization.history.size()), 40);
+        QVERIFY(second.factorization.segmentStarts.empty());
+        for (int t = 0; t < 40; ++t) {
+            const double a = whole.factorization.history[std::size_t(t)];
             const double b = second.factorization.history[std::size_t(t)];
             QVERIFY2(std::abs(a - b) <= 1e-9 * a,
                 qPrintable(
-                    u"iteration %1: %2 in one run, %3 continued"_s.arg(21 + t).arg(a).arg(b)));
+                    u"iteration %1: %2 in one run, %3 continued"_s.arg(t + 1).arg(a).arg(b)));
         }
         QVERIFY(!suggestsKMeansStart(second.factorization, again));
+    }
+
+    // LCCF's saved factors are normalized, which changes its graph term: the continued run
+    // starts a new segment where the file's history ends, instead of reading the jump as
+    // progress.
+    void warmStartOfAGraphMethodStartsASegment()
+    {
+        const Dataset data = images(30, true);
+        const RunResult first = runAndCluster(data.X, data.labels, optionsFor("lccf", 20), {});
+        const QString path = m_dir.filePath(u"lccf_start.mat"_s);
+        QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, "lccf")).ok());
+        RunOptions again = optionsFor("lccf", 15);
+        const Result<StartFactors> start = readStartFactors(path, data, again);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        again.driver.start = std::make_shared<const std::vector<Matrix>>(start->factors);
+        again.driver.startHistory = start->history;
+        const RunResult second = runAndCluster(data.X, data.labels, again, {});
+        QCOMPARE(second.factorization.iterations, 35);
+        QCOMPARE(second.factorization.segmentStarts, std::vector<int> { 20 });
     }
 
     void warmStartRefusals()
@@ -282,7 +323,7 @@ private slots:
         QVERIFY(writeFactorsMat(path, data, cf, reportOf(data, cf, "cf")).ok());
         RunOptions o = optionsFor("cf", 10);
         o.params.rank = 4;
-        Result<std::vector<Matrix>> start = readStartFactors(path, data, o);
+        Result<StartFactors> start = readStartFactors(path, data, o);
         QVERIFY(!start);
         QVERIFY2(start.error().contains(u"W is 30 x 3, but the start needs 30 x 4"_s),
             qPrintable(start.error()));
@@ -290,9 +331,9 @@ private slots:
         QVERIFY(!start);
         QVERIFY2(start.error().contains(u"30 x 3, but the start needs 31 x 3"_s),
             qPrintable(start.error()));
-        start = readStartFactors(path, data, optionsFor("cnmf", 10));
+        start = readStartFactors(path, data, optionsFor("cf-ogl", 10));
         QVERIFY(!start);
-        QVERIFY(start.error().contains(u"cnmf keeps other factors"_s));
+        QVERIFY(start.error().contains(u"cf-ogl keeps other factors"_s));
         o = optionsFor("nmf", 10);
         o.params.ncw = true;
         QVERIFY(!readStartFactors(path, data, o));
@@ -304,6 +345,33 @@ private slots:
         QVERIFY(!start);
         QVERIFY2(start.error().contains(u"no variable 'W'; the file has 'U'"_s),
             qPrintable(start.error()));
+        // An objective that is not a vector, or not finite, is not a history to count on from.
+        for (const double last : { 1.0, std::numeric_limits<double>::quiet_NaN() }) {
+            const QString made = m_dir.filePath(u"objective.mat"_s);
+            QFile::remove(made);
+            mat_t* out = Mat_CreateVer(QFile::encodeName(made).constData(), nullptr, MAT_FT_MAT5);
+            QVERIFY(out);
+            const auto put = [&](const char* name, Eigen::MatrixXd values) {
+                std::size_t dims[2] = { std::size_t(values.rows()), std::size_t(values.cols()) };
+                matvar_t* var = Mat_VarCreate(
+                    name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values.data(), 0); // copies the data
+                QVERIFY(var);
+                QCOMPARE(Mat_VarWrite(out, var, MAT_COMPRESSION_NONE), 0);
+                Mat_VarFree(var);
+            };
+            put("W", cf.factorization.W.cast<double>());
+            put("V", cf.factorization.V.cast<double>());
+            put("objective",
+                std::isnan(last) ? Eigen::MatrixXd(Eigen::Vector3d(3, 2, last))
+                                 : Eigen::MatrixXd(Eigen::Matrix2d::Constant(last)));
+            Mat_Close(out);
+            start = readStartFactors(made, data, optionsFor("cf", 10));
+            QVERIFY(!start);
+            QVERIFY2(start.error().contains(std::isnan(last)
+                             ? u"objective has a value that is not finite"_s
+                             : u"objective is 2 x 2"_s),
+                qPrintable(start.error()));
+        }
 
         // The driver checks what it is given: shapes, finite and non-negative values, one start.
         RunOptions given = optionsFor("cf", 5);
@@ -357,8 +425,17 @@ private slots:
             { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"lccf"_s, u"--rank"_s,
                 u"17"_s, u"--max-iter"_s, u"5"_s, u"--json"_s, next, u"--init-from"_s, mat });
         QVERIFY2(warm.exitCode == 0, qPrintable(warm.err));
-        const QJsonObject params = readJson(next).value(u"params"_s).toObject();
+        const QJsonObject nextReport = readJson(next);
+        const QJsonObject params = nextReport.value(u"params"_s).toObject();
         QCOMPARE(params.value(u"init-from"_s).toString(), QFileInfo(mat).absoluteFilePath());
+        // It counts on from the file's 30 iterations; LCCF's normalized factors begin a segment.
+        QCOMPARE(nextReport.value(u"iterations"_s).toInt(), 35);
+        const QJsonArray earlier = report.value(u"objective_history"_s).toArray();
+        const QJsonArray counted = nextReport.value(u"objective_history"_s).toArray();
+        QCOMPARE(earlier.size(), 30);
+        for (qsizetype t = 0; t < earlier.size(); ++t)
+            QCOMPARE(counted.at(t).toDouble(), earlier.at(t).toDouble());
+        QCOMPARE(nextReport.value(u"segment_starts"_s).toArray(), QJsonArray { 30 });
         const CliRun twice = runCli(
             { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"lccf"_s, u"--rank"_s,
                 u"17"_s, u"--replicates"_s, u"2"_s, u"--json"_s, next, u"--init-from"_s, mat });

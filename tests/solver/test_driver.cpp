@@ -160,6 +160,63 @@ private slots:
         QCOMPARE(f.iterations, 20);
         QCOMPARE(f.history.back(), bestStart / 20);
     }
+    void continuedRunCountsOn()
+    {
+        // 20 iterations, then a run from their factors and history, is the uninterrupted run:
+        // the same history, the same convergence stop, the reports numbered after the 20.
+        const auto curve = scripted([](int t, double s) { return s + 1.0 / t; });
+        DriverOptions o;
+        o.tol = 1e-4;
+        o.seed = 5;
+        const Factorization whole = solve(curve, o);
+        QCOMPARE(whole.stopReason, StopReason::Converged);
+        QVERIFY(whole.iterations > 40);
+        DriverOptions first = o;
+        first.maxIter = 20;
+        const Factorization part = solve(curve, first);
+        QCOMPARE(part.iterations, 20);
+
+        DriverOptions rest = o;
+        rest.start = std::make_shared<const std::vector<Matrix>>(std::vector<Matrix> { part.V });
+        rest.startHistory = part.history;
+        std::vector<int> numbers;
+        SolveControl control;
+        control.onIteration = [&](const IterationReport& r) { numbers.push_back(r.iteration); };
+        const Factorization continued = solve(curve, rest, control);
+        QCOMPARE(continued.history, whole.history);
+        QCOMPARE(continued.iterations, whole.iterations);
+        QCOMPARE(continued.stopReason, StopReason::Converged);
+        QVERIFY(continued.segmentStarts.empty());
+        QCOMPARE(numbers.front(), 21);
+        QCOMPARE(numbers.back(), whole.iterations);
+
+        // maxIter counts the new iterations.
+        rest.maxIter = 5;
+        const Factorization five = solve(curve, rest);
+        QCOMPARE(five.iterations, 25);
+        QCOMPARE(five.stopReason, StopReason::MaxIterations);
+    }
+    void continuedRunFromAnotherObjectiveStartsASegment()
+    {
+        // A flat curve at 1 after a history that ended at 5: the jump is not progress, so the
+        // window restarts at the first new iteration (index 20) and converges 11 later, where
+        // a history that ends at 1 converges at once.
+        const auto flat = scripted([](int, double) { return 1.0; });
+        DriverOptions o;
+        o.minIter = 0;
+        o.tol = 1e-9;
+        o.start = std::make_shared<const std::vector<Matrix>>(
+            std::vector<Matrix> { Matrix::Constant(1, 1, 20) });
+        o.startHistory.assign(20, 1.0);
+        Factorization f = solve(flat, o);
+        QCOMPARE(f.iterations, 21);
+        QVERIFY(f.segmentStarts.empty());
+        o.startHistory.assign(20, 5.0);
+        f = solve(flat, o);
+        QCOMPARE(f.segmentStarts, std::vector<int> { 20 });
+        QCOMPARE(f.iterations, 31);
+        QCOMPARE(f.stopReason, StopReason::Converged);
+    }
     void badOptionsThrow()
     {
         DriverOptions o;
@@ -172,6 +229,15 @@ private slots:
             std::invalid_argument, solve(scripted([](int, double) { return 1.0; }), o));
         o = {};
         o.tol = std::nan("");
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, solve(scripted([](int, double) { return 1.0; }), o));
+        o = {};
+        o.startHistory = { 1.0 }; // a history without the factors it ended at
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, solve(scripted([](int, double) { return 1.0; }), o));
+        o.start = std::make_shared<const std::vector<Matrix>>(
+            std::vector<Matrix> { Matrix::Constant(1, 1, 1) });
+        o.startHistory = { 1.0, std::numeric_limits<double>::infinity() };
         QVERIFY_THROWS_EXCEPTION(
             std::invalid_argument, solve(scripted([](int, double) { return 1.0; }), o));
     }

@@ -9,12 +9,14 @@
 #include "main_window.h"
 #include "main_window_fixture.h"
 #include "models/run_history_model.h"
+#include "parameter_panel.h"
 #include "run_history_view.h"
 
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -25,6 +27,7 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace facet;
@@ -166,14 +169,26 @@ void TestMainWindowSession::continueTheShownRun()
     QVERIFY(run(*window, 3));
     QVERIFY(action->isEnabled());
 
+    const std::vector<double> before = window->lastResult()->factorization.history;
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     action->trigger();
+    // The curve goes on from the run it continues: its 20 iterations are drawn at the start.
+    QCOMPARE(window->convergencePlot()->pointCount(), 20);
     QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
-    const std::vector<double>& continued = window->lastResult()->factorization.history;
-    QCOMPARE(int(continued.size()), 20);
-    for (std::size_t t = 0; t < 20; ++t)
-        QVERIFY2(std::abs(continued[t] - whole[20 + t]) <= 1e-9 * whole[20 + t],
-            qPrintable(QStringLiteral("%1: %2 vs %3").arg(t).arg(continued[t]).arg(whole[20 + t])));
+    // The continued run counts on: iterations 21..40 of the uninterrupted run, after the 20 it
+    // continues; the progress bar counts the new ones against Max iterations.
+    const Factorization& f = window->lastResult()->factorization;
+    const std::vector<double>& continued = f.history;
+    QCOMPARE(f.iterations, 40);
+    QCOMPARE(int(continued.size()), 40);
+    QVERIFY(std::equal(before.begin(), before.end(), continued.begin()));
+    for (std::size_t t = 20; t < 40; ++t)
+        QVERIFY2(std::abs(continued[t] - whole[t]) <= 1e-9 * whole[t],
+            qPrintable(QStringLiteral("%1: %2 vs %3").arg(t).arg(continued[t]).arg(whole[t])));
+    QVERIFY(f.segmentStarts.empty()); // NMF's factors end where its objective did
+    QCOMPARE(window->convergencePlot()->pointCount(), 40);
+    QCOMPARE(controls->progressBar()->value(), 20);
+    QCOMPARE(controls->progressBar()->maximum(), 20);
     RunHistoryModel* runs = window->runHistory();
     QCOMPARE(runs->runCount(), 3);
     QVERIFY(runs->run(2).name.contains(QStringLiteral("continued")));
@@ -203,6 +218,26 @@ void TestMainWindowSession::continueTheShownRun()
     QVERIFY(!reopened->isRunning());
     QVERIFY2(reopened->statusBar()->currentMessage().startsWith(QStringLiteral("Cannot re-run")),
         qPrintable(reopened->statusBar()->currentMessage()));
+
+    // CNMF keeps Z (V = A Z); it continues from V's fit, with the same samples labelled.
+    QVERIFY(load(*window, QStringLiteral("builtin:gaussians")));
+    QVERIFY(controls->setMethod(QStringLiteral("cnmf")));
+    controls->setRank(2);
+    controls->setMaxIterations(10);
+    controls->parameterPanel()->setLabeledFraction(0.3);
+    QVERIFY(run(*window, 4));
+    const std::vector<double> labelledBefore = window->lastResult()->factorization.history;
+    QVERIFY(std::count_if(window->lastResult()->knownLabels.begin(),
+                window->lastResult()->knownLabels.end(), [](int l) { return l >= 0; })
+        > 0);
+    QVERIFY(action->isEnabled());
+    QSignalSpy continuedFinished(window.get(), &MainWindow::runFinished);
+    action->trigger();
+    QVERIFY(continuedFinished.wait(kRunTimeoutMs) || continuedFinished.count() == 1);
+    QCOMPARE(window->lastResult()->factorization.iterations, 20);
+    QVERIFY(std::equal(labelledBefore.begin(), labelledBefore.end(),
+        window->lastResult()->factorization.history.begin()));
+    QVERIFY(window->lastResult()->factorization.segmentStarts.empty());
 
     // Methods whose factors are not (U, V) or (W, V) cannot be continued.
     QVERIFY(controls->setMethod(QStringLiteral("kmeans")));

@@ -222,12 +222,21 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
     QVERIFY(!advises(converged, options("lccf")));
     QVERIFY(keepsTheLimit);
     // Methods that Run > Continue takes on from their factors point at it; the others do not.
-    for (const char* method : { "cf", "lccf", "lcf", "nmf", "gnmf", "semignmf" })
+    for (const char* method : { "cf", "lccf", "lcf", "ccf", "nmf", "gnmf", "semignmf", "cnmf" })
         QVERIFY2(stopDescription(stopped, options(method)).contains(u"continue it (Ctrl+Shift+C)"),
             method);
-    for (const char* method : { "ccf", "cnmf" })
-        QVERIFY2(!stopDescription(stopped, options(method)).contains(u"continue it"), method);
+    QVERIFY(!stopDescription(stopped, options("cf-ogl")).contains(u"continue it"));
+    RunOptions weighted = options("nmf");
+    weighted.params.ncw = true; // the NCW wrapper scales the factors its own way
+    QVERIFY(!stopDescription(stopped, weighted).contains(u"continue it"));
     QVERIFY(!stopDescription(flat, options("nmf")).contains(u"continue it"));
+    // A continued run stops at Max iterations after the ones it continued: 300 + 20.
+    Factorization continued = stopped;
+    continued.iterations = 320;
+    RunOptions more = options("nmf");
+    more.driver.maxIter = 20;
+    QVERIFY2(stopDescription(continued, more).contains(u"iteration limit (320)"),
+        qPrintable(stopDescription(continued, more)));
     // The status line and the summary carry the same advice.
     RunResult result;
     result.factorization = stopped;
