@@ -28,7 +28,9 @@ inline constexpr Scalar kUpdateEps = std::is_same_v<Scalar, float> ? Scalar(1e-6
 inline constexpr Scalar kPositiveFloor = std::numeric_limits<Scalar>::min();
 
 struct IterationReport {
-    int iteration = 0; // 1-based iteration count within the replicate
+    // 1-based iteration count within the replicate; a continued run counts on from the run it
+    // continues (DriverOptions::startHistory)
+    int iteration = 0;
     double objective = 0;
     double relativeChange = 0; // (O[t-1] - O[t]) / O[t]
     int replicate = 0; // which seeded start produced this iteration
