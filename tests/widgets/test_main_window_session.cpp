@@ -111,6 +111,7 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     const QString path = dir.filePath(QStringLiteral("work.facet.json"));
     std::vector<double> history;
     Matrix W;
+    double setupSeconds = -1, clusterSeconds = -1;
     {
         auto window = makeWindow();
         QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
@@ -120,6 +121,8 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
         QVERIFY(run(*window, 7));
         history = window->lastResult()->factorization.history;
         W = window->lastResult()->factorization.W;
+        setupSeconds = window->lastResult()->setupSeconds;
+        clusterSeconds = window->lastResult()->clusterSeconds;
         QVERIFY(window->saveSession(path));
         QCOMPARE(window->sessionPath(), path);
     }
@@ -135,6 +138,10 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     // CF's W comes back with the session, so an export of the shown run holds it.
     QCOMPARE(W.cols(), 9);
     QVERIFY(window->lastResult()->factorization.W == W);
+    // So do the run's set-up and clustering times (a report of the shown run splits them).
+    QVERIFY(clusterSeconds > 0);
+    QCOMPARE(window->lastResult()->setupSeconds, setupSeconds);
+    QCOMPARE(window->lastResult()->clusterSeconds, clusterSeconds);
 
     // A damaged file: a clear error, the history and the dataset unchanged, the file untouched.
     const QString damaged = dir.filePath(QStringLiteral("damaged.json"));
