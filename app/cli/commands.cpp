@@ -123,6 +123,8 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
         runOptions.driver.start
             = std::make_shared<const std::vector<Matrix>>(std::move(start->factors));
         runOptions.driver.startHistory = std::move(start->history);
+        for (const QString& note : std::as_const(start->notes))
+            out << "note: " << note << '\n';
         runOptions.driver.startSource
             = QFileInfo(options.initFromPath).absoluteFilePath().toStdString();
     }

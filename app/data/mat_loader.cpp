@@ -410,6 +410,36 @@ Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const 
     }
 }
 
+Result<std::optional<QString>> readMatText(
+    const QString& path, const QString& name, qint64 maxCharacters)
+{
+    const QFileInfo fileInfo(path);
+    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
+    if (fileInfo.isFile() && isHdf5MatFile(path))
+        return Error { QStringLiteral("%1: a MAT 7.3 (HDF5) file; save it with -v7").arg(file) };
+    try {
+        MatioMessages log;
+        Result<CheckedMatFile> opened = openChecked(path, file);
+        if (!opened)
+            return Error { opened.error() };
+        const VarInfo* v = findVariable(opened->vars, name);
+        if (!v)
+            return std::optional<QString>();
+        if (double(v->count()) > double(maxCharacters))
+            return Error { QStringLiteral("%1: variable '%2' has %3 characters, more than %4")
+                               .arg(file, name)
+                               .arg(double(v->count()))
+                               .arg(maxCharacters) };
+        const Reader reader(opened->mat.get(), file, log);
+        Result<QString> text = reader.readText(*v);
+        if (!text)
+            return Error { text.error() };
+        return std::optional<QString>(std::move(*text));
+    } catch (const std::bad_alloc&) {
+        return Error { QStringLiteral("%1: not enough memory to read '%2'").arg(file, name) };
+    }
+}
+
 Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options)
 {
     if (options.isolateHdf5 && isHdf5MatFile(path))

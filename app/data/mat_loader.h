@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 
+#include <optional>
 #include <vector>
 
 namespace facet {
@@ -49,5 +50,11 @@ Result<Dataset> loadMat(const QString& path, const MatLoadOptions& options = {})
 // variable.
 Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const QStringList& names,
     qint64 memoryBudgetBytes = qint64(1) << 30, const QStringList& ifPresent = {});
+
+// The char variable `name` of a Level 5 MAT-file as text, after the same structural checks;
+// std::nullopt when the file has no such variable. Refused past `maxCharacters`, and when the
+// variable is not a char row.
+Result<std::optional<QString>> readMatText(
+    const QString& path, const QString& name, qint64 maxCharacters = qint64(1) << 20);
 
 } // namespace facet

@@ -176,4 +176,29 @@ Result<std::vector<double>> Reader::read(const VarInfo& info) const
     return values;
 }
 
+Result<QString> Reader::readText(const VarInfo& info) const
+{
+    if (info.classType != MAT_C_CHAR || info.dims.size() != 2 || info.dims[0] > 1)
+        return Error { QStringLiteral("%1: variable '%2' is not a text row (%3 %4)")
+                           .arg(m_file, info.name, info.shape(), className(info.classType)) };
+    const qsizetype before = m_log.count();
+    MatVar var { Mat_VarRead(m_mat, info.name.toUtf8().constData()) };
+    const QString why = m_log.since(before);
+    const std::size_t n = info.count();
+    if (n == 0 && var && why.isEmpty())
+        return QString();
+    if (!var || !var->data || !why.isEmpty() || var->class_type != MAT_C_CHAR
+        || var->nbytes < n * std::size_t(std::max(var->data_size, 1)))
+        return Error { QStringLiteral("%1: could not read variable '%2'; the file may be "
+                                      "truncated or damaged")
+                           .arg(m_file, info.name) };
+    if (var->data_size == 2)
+        return QString::fromUtf16(static_cast<const char16_t*>(var->data), qsizetype(n));
+    if (var->data_size == 1)
+        return QString::fromUtf8(static_cast<const char*>(var->data), qsizetype(n));
+    return Error { QStringLiteral("%1: variable '%2' holds %3-byte characters")
+                       .arg(m_file, info.name)
+                       .arg(var->data_size) };
+}
+
 } // namespace facet::matio

@@ -97,6 +97,8 @@ public:
     }
 
     Result<std::vector<double>> read(const VarInfo& info) const;
+    // A char row vector (UTF-16 or UTF-8 units, as MATLAB and matio write them) as text.
+    Result<QString> readText(const VarInfo& info) const;
 
 private:
     mat_t* m_mat;

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryFile>
 
 #include <matio.h>
@@ -251,6 +252,56 @@ std::vector<QString> warmStartFactors(const std::string& method)
     return {};
 }
 
+namespace {
+
+std::uint64_t reportSeed(const QJsonValue& seed)
+{
+    return seed.isString() ? seed.toString().toULongLong() : std::uint64_t(seed.toDouble());
+}
+
+QString labelOptions(std::uint64_t seed, double fraction, int perClass)
+{
+    QString text = QStringLiteral("seed %1").arg(seed);
+    if (fraction > 0)
+        text += QStringLiteral(", labeled-fraction %1").arg(fraction);
+    if (perClass > 0)
+        text += QStringLiteral(", labeled-per-class %1").arg(perClass);
+    if (fraction <= 0 && perClass <= 0)
+        text += QStringLiteral(", no labels");
+    return text;
+}
+
+// What StartFactors::notes says, from the file's run report.
+QStringList startNotes(const QString& file, const QJsonObject& run, const RunOptions& options)
+{
+    const QString method = run.value(u"method").toString();
+    const QString wanted = QString::fromStdString(options.method);
+    if (method.isEmpty())
+        return {};
+    if (method != wanted)
+        return { QStringLiteral("%1 holds the factors of a %2 run; %3 starts from them, which "
+                                "does not continue that run")
+                     .arg(file, method, wanted) };
+    if (wanted != u"cnmf" && wanted != u"ccf")
+        return {};
+    const QJsonObject params = run.value(u"params").toObject();
+    const std::uint64_t seed = reportSeed(run.value(u"seed"));
+    const double fraction = params.value(u"labeled-fraction").toDouble(0);
+    const int perClass = params.value(u"labeled-per-class").toInt(0);
+    if (seed == options.driver.seed && fraction == options.labeledFraction
+        && perClass == options.labeledPerClass)
+        return {};
+    return { QStringLiteral("%1's run labelled its samples with %2; this run labels them with %3, "
+                            "so %4 starts from Z fitted to the file's V and does not continue "
+                            "that run (give the same options to continue it)")
+                 .arg(file, labelOptions(seed, fraction, perClass),
+                     labelOptions(
+                         options.driver.seed, options.labeledFraction, options.labeledPerClass),
+                     wanted) };
+}
+
+} // namespace
+
 Result<StartFactors> readStartFactors(
     const QString& path, const Dataset& data, const RunOptions& options)
 {
@@ -308,6 +359,20 @@ Result<StartFactors> readStartFactors(
     StartFactors out;
     out.factors = { std::move(start), v.cast<Scalar>() };
     out.history.assign(objective.data(), objective.data() + objective.size());
+    const Result<std::optional<QString>> run = readMatText(path, QStringLiteral("facet_run"));
+    if (!run)
+        return Error { run.error() };
+    if (*run) {
+        const QJsonDocument report = QJsonDocument::fromJson((**run).toUtf8());
+        if (!report.isObject())
+            return Error {
+                QStringLiteral("%1: facet_run is not the JSON report of a run").arg(file)
+            };
+        out.notes = startNotes(file, report.object(), options);
+        // Another method's or other labels' objective: a new start, counted from 1.
+        if (!out.notes.isEmpty())
+            out.history.clear();
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "util/result.h"
 
 #include <QJsonObject>
+#include <QStringList>
 
 namespace facet {
 
@@ -46,17 +47,22 @@ Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data);
 std::vector<QString> warmStartFactors(const std::string& method);
 
 // A warm start read from a file: the factors (DriverOptions::start) and the objective history
-// of the run that ended at them (DriverOptions::startHistory; empty when the file has none).
+// of the run that ended at them (DriverOptions::startHistory; empty when the file has none, or
+// when its run is not the one this start continues: `notes` says why).
 struct StartFactors {
     std::vector<Matrix> factors;
     std::vector<double> history;
+    // Where the file's own run (its facet_run) is not the one this start continues: another
+    // method, or for cnmf and ccf other labelled samples. For the user; nothing is refused.
+    QStringList notes;
 };
 
 // The start a run of `options.method` continues from: U and V (nmf, gnmf, semignmf, cnmf) or W
 // and V (cf, lccf, lcf, ccf) from a MAT file as writeFactorsMat writes it, U brought back to the
 // data's pixel order, and its `objective` vector when it has one, so the run counts on from that
-// one. Errors name the file, the variable and the shapes expected from `data` (n, m) and the rank;
-// other methods keep other factors and are refused.
+// one. A `facet_run` report in the file is compared with `options` (StartFactors::notes); one that
+// is not JSON is refused. Errors name the file, the variable and the shapes expected from `data`
+// (n, m) and the rank; other methods keep other factors and are refused.
 Result<StartFactors> readStartFactors(
     const QString& path, const Dataset& data, const RunOptions& options);
 

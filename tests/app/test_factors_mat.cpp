@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
@@ -104,16 +105,16 @@ RunResult run(const Dataset& data, const std::string& method)
     return runAndCluster(data.X, data.labels, optionsFor(method, 40), {});
 }
 
-QJsonObject reportOf(const Dataset& data, const RunResult& result, const std::string& method)
+QJsonObject reportOf(const Dataset& data, const RunResult& result, const RunOptions& options)
 {
-    RunOptions o;
-    o.method = method;
-    o.params.rank = 3;
-    o.driver.maxIter = 40;
-    o.driver.seed = 12345;
     DatasetRequest request;
     request.spec = u"builtin:planted"_s;
-    return runReport(data, request, o, result, {});
+    return runReport(data, request, options, result, {});
+}
+
+QJsonObject reportOf(const Dataset& data, const RunResult& result, const std::string& method)
+{
+    return reportOf(data, result, optionsFor(method, 40));
 }
 
 } // namespace
@@ -273,13 +274,14 @@ private slots:
                 return l >= 0;
             }) >= 9);
         const QString path = m_dir.filePath(method + u"_start.mat"_s);
-        QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, name)).ok());
+        QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, options(20))).ok());
 
         RunOptions again = options(20);
         const Result<StartFactors> start = readStartFactors(path, data, again);
         QVERIFY2(start, qPrintable(start ? QString() : start.error()));
         // The file's objective is the earlier run's history: the second run counts on from it.
         QCOMPARE(start->history, first.factorization.history);
+        QVERIFY2(start->notes.isEmpty(), qPrintable(start->notes.join(u'\n')));
         again.driver.start = std::make_shared<const std::vector<Matrix>>(start->factors);
         again.driver.startHistory = start->history;
         const RunResult second = runAndCluster(data.X, data.labels, again, {});
@@ -313,6 +315,78 @@ private slots:
         const RunResult second = runAndCluster(data.X, data.labels, again, {});
         QCOMPARE(second.factorization.iterations, 35);
         QCOMPARE(second.factorization.segmentStarts, std::vector<int> { 20 });
+    }
+
+    // The file's run report says when a start does not continue that run: another method, or
+    // CNMF with other labelled samples. The start is still made, counted from iteration 1.
+    void warmStartFromAnotherRunIsNoted()
+    {
+        const Dataset data = images(30, true);
+        RunOptions labelled = optionsFor("cnmf", 20);
+        labelled.labeledFraction = 0.34;
+        const RunResult first = runAndCluster(data.X, data.labels, labelled, {});
+        const QString path = m_dir.filePath(u"cnmf_start.mat"_s);
+        QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, labelled)).ok());
+
+        RunOptions fewer = labelled;
+        fewer.labeledFraction = 0.2;
+        Result<StartFactors> start = readStartFactors(path, data, fewer);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        QCOMPARE(start->notes.size(), 1);
+        QVERIFY2(start->notes[0].contains(u"labelled its samples with seed 12345, labeled-fraction "
+                                          u"0.34; this run labels them with seed 12345, "
+                                          u"labeled-fraction 0.2"_s),
+            qPrintable(start->notes[0]));
+        QVERIFY(start->history.empty());
+        RunOptions reseeded = labelled;
+        reseeded.driver.seed = 7;
+        start = readStartFactors(path, data, reseeded);
+        QVERIFY(start && start->notes.size() == 1 && start->history.empty());
+        start = readStartFactors(path, data, optionsFor("nmf", 20));
+        QVERIFY(start);
+        QCOMPARE(start->notes,
+            QStringList { u"cnmf_start.mat holds the factors of a cnmf run; nmf starts from them, "
+                          u"which does not continue that run"_s });
+        QVERIFY(start->history.empty());
+        start = readStartFactors(path, data, labelled);
+        QVERIFY(start && start->notes.isEmpty() && start->history.size() == 20);
+
+        // A facet_run that is not a report is refused; a file without one is a start from
+        // elsewhere, taken as it is.
+        for (const char* text : { "not json", "" }) {
+            const QString made = m_dir.filePath(u"foreign.mat"_s);
+            QFile::remove(made);
+            mat_t* out = Mat_CreateVer(QFile::encodeName(made).constData(), nullptr, MAT_FT_MAT5);
+            QVERIFY(out);
+            const auto put = [&](const char* name, Eigen::MatrixXd values) {
+                std::size_t dims[2] = { std::size_t(values.rows()), std::size_t(values.cols()) };
+                matvar_t* var
+                    = Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values.data(), 0);
+                QVERIFY(var);
+                QCOMPARE(Mat_VarWrite(out, var, MAT_COMPRESSION_NONE), 0);
+                Mat_VarFree(var);
+            };
+            put("U", first.factorization.basis.cast<double>());
+            put("V", first.factorization.V.cast<double>());
+            if (*text) {
+                std::size_t dims[2] = { 1, std::strlen(text) };
+                matvar_t* var = Mat_VarCreate("facet_run", MAT_C_CHAR, MAT_T_UINT8, 2, dims,
+                    const_cast<char*>(text), MAT_F_DONT_COPY_DATA);
+                QVERIFY(var);
+                QCOMPARE(Mat_VarWrite(out, var, MAT_COMPRESSION_NONE), 0);
+                Mat_VarFree(var);
+            }
+            Mat_Close(out);
+            start = readStartFactors(made, data, labelled);
+            if (*text) {
+                QVERIFY(!start);
+                QVERIFY2(start.error().contains(u"facet_run is not the JSON report of a run"_s),
+                    qPrintable(start.error()));
+            } else {
+                QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+                QVERIFY(start->notes.isEmpty() && start->history.empty());
+            }
+        }
     }
 
     void warmStartRefusals()
@@ -436,6 +510,16 @@ private slots:
         for (qsizetype t = 0; t < earlier.size(); ++t)
             QCOMPARE(counted.at(t).toDouble(), earlier.at(t).toDouble());
         QCOMPARE(nextReport.value(u"segment_starts"_s).toArray(), QJsonArray { 30 });
+        // Another method starts from the file without continuing its run: said, and counted
+        // from 1.
+        const CliRun other = runCli(
+            { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"cf"_s, u"--rank"_s,
+                u"17"_s, u"--max-iter"_s, u"5"_s, u"--json"_s, next, u"--init-from"_s, mat });
+        QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+        QVERIFY2(other.out.contains(u"note: run.mat holds the factors of a lccf run; cf starts "
+                                    u"from them"_s),
+            qPrintable(other.out));
+        QCOMPARE(readJson(next).value(u"iterations"_s).toInt(), 5);
         const CliRun twice = runCli(
             { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s, u"lccf"_s, u"--rank"_s,
                 u"17"_s, u"--replicates"_s, u"2"_s, u"--json"_s, next, u"--init-from"_s, mat });
