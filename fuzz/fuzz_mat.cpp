@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A MAT-file's bytes through loadMat. matio reads files only, so each input is written to this
-// process's scratch folder first.
+// A MAT-file's bytes through loadMat, and through the warm start's readers of named matrices and
+// of the facet_run text (readMatMatrices, readMatText). matio reads files only, so each input is
+// written to this process's scratch folder first.
 #include "data/mat_loader.h"
 #include "fuzz_support.h"
 
@@ -34,5 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (loaded.error().isEmpty()) {
         __builtin_trap();
     }
+    const auto matrices = facet::readMatMatrices(
+        path, { QStringLiteral("fea") }, qint64(64) << 20, { QStringLiteral("objective") });
+    if (matrices.ok() ? matrices->size() != 2 : matrices.error().isEmpty())
+        __builtin_trap();
+    const auto text = facet::readMatText(path, QStringLiteral("facet_run"), qint64(1) << 16);
+    if (!text.ok() && text.error().isEmpty())
+        __builtin_trap();
     return 0;
 }

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace {
@@ -92,6 +93,12 @@ bool writeMatSeeds(const QString& dir)
         && writeMatio(dir + QStringLiteral("/cube.mat"), MAT_FT_MAT5, MAT_COMPRESSION_NONE,
             MAT_C_DOUBLE, MAT_T_DOUBLE, { 1, 2, 2 }, std::vector<double> { 1, 2, 3, 4 }, "fea",
             false);
+    // A factors file's run report (readMatText), beside a matrix.
+    const std::u16string report = u"{\"method\": \"nmf\", \"seed\": 3}";
+    ok = ok
+        && writeMatio(dir + QStringLiteral("/facet_run.mat"), MAT_FT_MAT5, MAT_COMPRESSION_NONE,
+            MAT_C_CHAR, MAT_T_UINT16, { 1, report.size() },
+            std::vector<char16_t>(report.begin(), report.end()), "facet_run", false);
     ok = ok
         && writeMatio(dir + QStringLiteral("/v4.mat"), MAT_FT_MAT4, MAT_COMPRESSION_NONE,
             MAT_C_DOUBLE, MAT_T_DOUBLE, { 2, 2 }, std::vector<double> { 1, 2, 3, 4 });

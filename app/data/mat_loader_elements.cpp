@@ -127,6 +127,19 @@ public:
             return checkChildren(names->next, matrixEnd, total, depth);
         }
         default:
+            if (matClass >= Char && matClass <= LastNumeric) {
+                // The first data element (a char array's text, a numeric array's real part, a
+                // sparse array's row indices) must end inside its matrix: matio allocates a
+                // char array by the bytes its data tag declares, not by its dimensions
+                // (fuzz_mat: 788 MB for a 1 x 28 char). Its tag may lie past what a compressed
+                // variable's partial inflation holds; then matio's own read finds the end.
+                const std::optional<Tag> data = readTag(p);
+                if (data && qint64(data->dataAt) + data->bytes > matrixEnd)
+                    return QStringLiteral("a data element of %1 bytes at byte %2 runs past its "
+                                          "matrix")
+                        .arg(data->bytes)
+                        .arg(p);
+            }
             if (matClass == 0 || (matClass >= Char && matClass <= LastNumeric))
                 return {}; // data is read later, by Mat_VarRead, within the memory budget
             return QStringLiteral("a variable has MATLAB class %1 (a function handle or an "

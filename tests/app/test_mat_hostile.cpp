@@ -155,6 +155,14 @@ private Q_SLOTS:
             "AAgAAAAAMmSWyPoKFA4AAABAAAAABgAAAAgAAAAGAAAAAAAAAAUAAAAITm92IDIyIDEwOjA4OjM5IDIw"
             "MjYKACAg4N/f39/f3+ggICAgAAFJTQ4AAAAAAgAAAAEAAEEAAQADAGduZAAJAAAAEAAAAAAAAAAAAPA/"
             "AAAAAAAAAEA=") << QStringList { QStringLiteral("not a multiple of 8") };
+        // fuzz_mat (readMatText, 60 s): a 1 x 28 char whose data tag declares 0x2F000034 bytes
+        // inside a 120-byte matrix; matio allocated 788 MB for it.
+        QTest::newRow("fuzz char data size") << QByteArray::fromBase64(
+            "TUFUTEFCIDUuMCBNQVQtZmlsZSwgUGxhdGZvcm06IHg4Nl82NC1wYy1saW51eC1nbnVDLHIgZWF0ZWQg"
+            "Ynk6IGxpYm1hdGlvIHYxLjUuMjMgb24gVHVlIE5vdiAyNCAyMzozODo1NCAyMDI2CgAgICAgICAgICAg"
+            "ICAgIAABSU0OAAAAeAAAAAYAAAAIAAAABAAAAAAAAAAFAAAACAAAAAEAAAAcAAAAAQAAAAkAAABmYWNl"
+            "dF9ydW4AAAAAAAAABAAAADQAAC97ACIAbQBlAHQAaABvAGQAIgA6ACAAIgBuAG0AZgAiACwAIAAiAHMA"
+            "ZQBlAGQAIgA6ACAAMwB9AA==") << QStringList { QStringLiteral("runs past its matrix") };
         // A struct whose field name length is an 8-byte tag and its value (MATLAB writes the
         // small form). matio reads that length as two words, so it took the tag's size (4) as the
         // length and the value (1, miINT8) and padding as the names' tag: 0xFFFFFFF8 bytes of
