@@ -117,6 +117,46 @@ QJsonObject reportOf(const Dataset& data, const RunResult& result, const std::st
     return reportOf(data, result, optionsFor(method, 40));
 }
 
+// A MAT v5 file written variable by variable with matio, as a user's MATLAB or scipy would; closed
+// when it goes out of scope.
+class HandMadeMat {
+public:
+    explicit HandMadeMat(const QString& path)
+    {
+        QFile::remove(path);
+        m_mat = Mat_CreateVer(QFile::encodeName(path).constData(), nullptr, MAT_FT_MAT5);
+    }
+    ~HandMadeMat()
+    {
+        if (m_mat)
+            Mat_Close(m_mat);
+    }
+    HandMadeMat(const HandMadeMat&) = delete;
+    HandMadeMat& operator=(const HandMadeMat&) = delete;
+
+    bool put(const char* name, Eigen::MatrixXd values)
+    {
+        std::size_t dims[2] = { std::size_t(values.rows()), std::size_t(values.cols()) };
+        return write(Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values.data(), 0));
+    }
+    bool putText(const char* name, const char* text) // 8-bit characters
+    {
+        std::size_t dims[2] = { 1, std::strlen(text) };
+        return write(Mat_VarCreate(
+            name, MAT_C_CHAR, MAT_T_UINT8, 2, dims, const_cast<char*>(text), MAT_F_DONT_COPY_DATA));
+    }
+
+private:
+    bool write(matvar_t* var)
+    {
+        const bool ok = m_mat && var && Mat_VarWrite(m_mat, var, MAT_COMPRESSION_NONE) == 0;
+        Mat_VarFree(var);
+        return ok;
+    }
+
+    mat_t* m_mat = nullptr;
+};
+
 } // namespace
 
 class TestFactorsMat : public QObject {
@@ -355,28 +395,13 @@ private slots:
         // elsewhere, taken as it is.
         for (const char* text : { "not json", "" }) {
             const QString made = m_dir.filePath(u"foreign.mat"_s);
-            QFile::remove(made);
-            mat_t* out = Mat_CreateVer(QFile::encodeName(made).constData(), nullptr, MAT_FT_MAT5);
-            QVERIFY(out);
-            const auto put = [&](const char* name, Eigen::MatrixXd values) {
-                std::size_t dims[2] = { std::size_t(values.rows()), std::size_t(values.cols()) };
-                matvar_t* var
-                    = Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values.data(), 0);
-                QVERIFY(var);
-                QCOMPARE(Mat_VarWrite(out, var, MAT_COMPRESSION_NONE), 0);
-                Mat_VarFree(var);
-            };
-            put("U", first.factorization.basis.cast<double>());
-            put("V", first.factorization.V.cast<double>());
-            if (*text) {
-                std::size_t dims[2] = { 1, std::strlen(text) };
-                matvar_t* var = Mat_VarCreate("facet_run", MAT_C_CHAR, MAT_T_UINT8, 2, dims,
-                    const_cast<char*>(text), MAT_F_DONT_COPY_DATA);
-                QVERIFY(var);
-                QCOMPARE(Mat_VarWrite(out, var, MAT_COMPRESSION_NONE), 0);
-                Mat_VarFree(var);
+            {
+                HandMadeMat out(made);
+                QVERIFY(out.put("U", first.factorization.basis.cast<double>()));
+                QVERIFY(out.put("V", first.factorization.V.cast<double>()));
+                if (*text)
+                    QVERIFY(out.putText("facet_run", text));
             }
-            Mat_Close(out);
             start = readStartFactors(made, data, labelled);
             if (*text) {
                 QVERIFY(!start);
@@ -422,23 +447,14 @@ private slots:
         // An objective that is not a vector, or not finite, is not a history to count on from.
         for (const double last : { 1.0, std::numeric_limits<double>::quiet_NaN() }) {
             const QString made = m_dir.filePath(u"objective.mat"_s);
-            QFile::remove(made);
-            mat_t* out = Mat_CreateVer(QFile::encodeName(made).constData(), nullptr, MAT_FT_MAT5);
-            QVERIFY(out);
-            const auto put = [&](const char* name, Eigen::MatrixXd values) {
-                std::size_t dims[2] = { std::size_t(values.rows()), std::size_t(values.cols()) };
-                matvar_t* var = Mat_VarCreate(
-                    name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values.data(), 0); // copies the data
-                QVERIFY(var);
-                QCOMPARE(Mat_VarWrite(out, var, MAT_COMPRESSION_NONE), 0);
-                Mat_VarFree(var);
-            };
-            put("W", cf.factorization.W.cast<double>());
-            put("V", cf.factorization.V.cast<double>());
-            put("objective",
-                std::isnan(last) ? Eigen::MatrixXd(Eigen::Vector3d(3, 2, last))
-                                 : Eigen::MatrixXd(Eigen::Matrix2d::Constant(last)));
-            Mat_Close(out);
+            {
+                HandMadeMat out(made);
+                QVERIFY(out.put("W", cf.factorization.W.cast<double>()));
+                QVERIFY(out.put("V", cf.factorization.V.cast<double>()));
+                QVERIFY(out.put("objective",
+                    std::isnan(last) ? Eigen::MatrixXd(Eigen::Vector3d(3, 2, last))
+                                     : Eigen::MatrixXd(Eigen::Matrix2d::Constant(last))));
+            }
             start = readStartFactors(made, data, optionsFor("cf", 10));
             QVERIFY(!start);
             QVERIFY2(start.error().contains(std::isnan(last)
