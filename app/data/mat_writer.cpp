@@ -15,10 +15,12 @@
 #include <matio.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace facet {
@@ -254,9 +256,19 @@ std::vector<QString> warmStartFactors(const std::string& method)
 
 namespace {
 
-std::uint64_t reportSeed(const QJsonValue& seed)
+// A report's seed (a number, or a decimal string past 2^53); none when it is neither (a file
+// from anyone: a negative or huge number must not reach the conversion).
+std::optional<std::uint64_t> reportSeed(const QJsonValue& seed)
 {
-    return seed.isString() ? seed.toString().toULongLong() : std::uint64_t(seed.toDouble());
+    if (seed.isString()) {
+        bool ok = false;
+        const std::uint64_t value = seed.toString().toULongLong(&ok);
+        return ok ? std::optional(value) : std::nullopt;
+    }
+    const double value = seed.toDouble(-1);
+    if (!(value >= 0 && value <= double(std::uint64_t(1) << 53)) || value != std::floor(value))
+        return std::nullopt;
+    return std::uint64_t(value);
 }
 
 QString labelOptions(std::uint64_t seed, double fraction, int perClass)
@@ -285,16 +297,20 @@ QStringList startNotes(const QString& file, const QJsonObject& run, const RunOpt
     if (wanted != u"cnmf" && wanted != u"ccf")
         return {};
     const QJsonObject params = run.value(u"params").toObject();
-    const std::uint64_t seed = reportSeed(run.value(u"seed"));
+    const std::optional<std::uint64_t> seed = reportSeed(run.value(u"seed"));
     const double fraction = params.value(u"labeled-fraction").toDouble(0);
     const int perClass = params.value(u"labeled-per-class").toInt(0);
     if (seed == options.driver.seed && fraction == options.labeledFraction
         && perClass == options.labeledPerClass)
         return {};
+    if (!seed)
+        return { QStringLiteral("%1's run names no seed, so this %2 run cannot tell whether it "
+                                "labels the same samples; it does not continue that run")
+                     .arg(file, wanted) };
     return { QStringLiteral("%1's run labelled its samples with %2; this run labels them with %3, "
                             "so %4 starts from Z fitted to the file's V and does not continue "
                             "that run (give the same options to continue it)")
-                 .arg(file, labelOptions(seed, fraction, perClass),
+                 .arg(file, labelOptions(*seed, fraction, perClass),
                      labelOptions(
                          options.driver.seed, options.labeledFraction, options.labeledPerClass),
                      wanted) };

@@ -412,6 +412,18 @@ private slots:
                 QVERIFY(start->notes.isEmpty() && start->history.empty());
             }
         }
+        // A report whose seed is no seed (a file from anyone): said, not converted.
+        const QString odd = m_dir.filePath(u"odd_seed.mat"_s);
+        {
+            HandMadeMat out(odd);
+            QVERIFY(out.put("U", first.factorization.basis.cast<double>()));
+            QVERIFY(out.put("V", first.factorization.V.cast<double>()));
+            QVERIFY(out.putText("facet_run", R"({"method": "cnmf", "seed": -1e300})"));
+        }
+        start = readStartFactors(odd, data, labelled);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        QCOMPARE(start->notes.size(), 1);
+        QVERIFY2(start->notes[0].contains(u"names no seed"_s), qPrintable(start->notes[0]));
     }
 
     void warmStartRefusals()
