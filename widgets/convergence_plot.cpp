@@ -168,15 +168,19 @@ void ConvergencePlot::beginRun(const QString& title, const std::vector<double>& 
     rescale();
 }
 
-void ConvergencePlot::setHistory(QCPGraph* graph, const std::vector<double>& history)
+void ConvergencePlot::setHistory(
+    QCPGraph* graph, const std::vector<double>& history, const std::vector<int>& segmentStarts)
 {
     QVector<double> keys(qsizetype(history.size()));
     QVector<double> values(qsizetype(history.size()));
     for (std::size_t i = 0; i < history.size(); ++i) {
         keys[qsizetype(i)] = double(i + 1);
         values[qsizetype(i)] = history[i];
-        // IterationReport's definition: (O[t-1] - O[t]) / O[t].
-        if (i > 0)
+        // IterationReport's definition: (O[t-1] - O[t]) / O[t]; none across a segment's start,
+        // where the objective jumps by the change of beta or the normalization, not by a step.
+        const bool segmentStart
+            = std::find(segmentStarts.begin(), segmentStarts.end(), int(i)) != segmentStarts.end();
+        if (i > 0 && !segmentStart)
             addChange((history[i - 1] - history[i]) / history[i], int(i + 1));
     }
     graph->setData(keys, values, true);
@@ -232,7 +236,7 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
     setTitle(title);
     QCPGraph* graph = graphFor(0);
     graph->setName(tr("current: %1").arg(title));
-    setHistory(graph, factorization.history);
+    setHistory(graph, factorization.history, factorization.segmentStarts);
     // CF_OGL restarts its monotone descent when beta changes, and a continued graph method at
     // its normalized factors' objective; a dashed line between the last iteration of one
     // segment and the first of the next (history index s is iteration s + 1).

@@ -84,7 +84,8 @@ private:
     QCPGraph* graphFor(int replicate);
     QList<QCPGraph*> objectiveGraphs() const;
     QString describePoint(const QCPGraph& graph, int index) const;
-    void setHistory(QCPGraph* graph, const std::vector<double>& history);
+    void setHistory(QCPGraph* graph, const std::vector<double>& history,
+        const std::vector<int>& segmentStarts = {});
     void addChange(double relativeChange, int iteration);
     void clearCurrent();
     void rescale();

@@ -192,6 +192,13 @@ void TestConvergencePlot::segmentStartsAreMarked()
         }
     }
     QCOMPARE(dashed, 2);
+    // No relative change across a segment's start (iterations 31 and 61): the jump there is the
+    // beta change's or a continued run's normalization, not a step's.
+    QCOMPARE(plot->relativeChangeGraph()->dataCount(), 89 - 2);
+    for (int i = 0; i < plot->relativeChangeGraph()->dataCount(); ++i) {
+        const double key = plot->relativeChangeGraph()->data()->at(i)->key;
+        QVERIFY(key != 31 && key != 61);
+    }
     saveScreenshot(*plot, QStringLiteral("convergence_cf_ogl_segments.png"));
     plot->showHistory(history(10, 3), QStringLiteral("NMF"));
     QCOMPARE(plot->segmentMarkerCount(), 0);

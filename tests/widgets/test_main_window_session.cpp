@@ -226,6 +226,21 @@ void TestMainWindowSession::continueTheShownRun()
     QVERIFY2(reopened->statusBar()->currentMessage().startsWith(QStringLiteral("Cannot re-run")),
         qPrintable(reopened->statusBar()->currentMessage()));
 
+    // LCCF's saved factors are normalized, which changes its graph term: the continued part is a
+    // new segment, a dashed line in the plot.
+    QVERIFY(controls->setMethod(QStringLiteral("lccf")));
+    controls->setMaxIterations(15);
+    QVERIFY(run(*window, 5));
+    QVERIFY(action->isEnabled());
+    QSignalSpy graphFinished(window.get(), &MainWindow::runFinished);
+    action->trigger();
+    QVERIFY(graphFinished.wait(kRunTimeoutMs) || graphFinished.count() == 1);
+    QCOMPARE(window->lastResult()->factorization.iterations, 30);
+    QCOMPARE(window->lastResult()->factorization.segmentStarts, std::vector<int> { 15 });
+    QCOMPARE(window->convergencePlot()->segmentMarkerCount(), 1);
+    QCoreApplication::processEvents();
+    QVERIFY(window->grab().save(QStringLiteral("main_window_continued_lccf.png")));
+
     // CNMF keeps Z (V = A Z); it continues from V's fit, with the same samples labelled.
     QVERIFY(load(*window, QStringLiteral("builtin:gaussians")));
     QVERIFY(controls->setMethod(QStringLiteral("cnmf")));
