@@ -238,10 +238,25 @@ Result<CheckedMatFile> openChecked(const QString& path, const QString& file)
     return checked;
 }
 
+// The name errors give a file: its file name, or the path when it has none.
+QString fileLabel(const QString& path)
+{
+    const QString name = QFileInfo(path).fileName();
+    return name.isEmpty() ? path : name;
+}
+
+// openChecked for the readers that always read in this process (the warm start's): a MAT 7.3
+// file, which only the helper process reads, is refused.
+Result<CheckedMatFile> openInProcess(const QString& path, const QString& file)
+{
+    if (QFileInfo(path).isFile() && isHdf5MatFile(path))
+        return Error { QStringLiteral("%1: a MAT 7.3 (HDF5) file; save it with -v7").arg(file) };
+    return openChecked(path, file);
+}
+
 Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
 {
-    const QFileInfo fileInfo(path);
-    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
+    const QString file = fileLabel(path);
     try {
         MatioMessages log;
         Result<CheckedMatFile> opened = openChecked(path, file);
@@ -294,7 +309,7 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
 
         const Reader reader(mat.get(), file, log);
         Dataset data;
-        data.name = fileInfo.completeBaseName();
+        data.name = QFileInfo(path).completeBaseName();
         data.source = path;
         auto size = imageSize(options, vars, reader, file, dataVar.name, D, data.notes);
         if (!size)
@@ -355,15 +370,10 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
 Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const QStringList& names,
     qint64 memoryBudgetBytes, const QStringList& ifPresent)
 {
-    const QFileInfo fileInfo(path);
-    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
-    if (fileInfo.isFile() && isHdf5MatFile(path))
-        return Error {
-            QStringLiteral("%1: a MAT 7.3 (HDF5) file; save the factors with -v7").arg(file)
-        };
+    const QString file = fileLabel(path);
     try {
         MatioMessages log;
-        Result<CheckedMatFile> opened = openChecked(path, file);
+        Result<CheckedMatFile> opened = openInProcess(path, file);
         if (!opened)
             return Error { opened.error() };
         const MatFile& mat = opened->mat;
@@ -413,13 +423,10 @@ Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const 
 Result<std::optional<QString>> readMatText(
     const QString& path, const QString& name, qint64 maxCharacters)
 {
-    const QFileInfo fileInfo(path);
-    const QString file = fileInfo.fileName().isEmpty() ? path : fileInfo.fileName();
-    if (fileInfo.isFile() && isHdf5MatFile(path))
-        return Error { QStringLiteral("%1: a MAT 7.3 (HDF5) file; save it with -v7").arg(file) };
+    const QString file = fileLabel(path);
     try {
         MatioMessages log;
-        Result<CheckedMatFile> opened = openChecked(path, file);
+        Result<CheckedMatFile> opened = openInProcess(path, file);
         if (!opened)
             return Error { opened.error() };
         const VarInfo* v = findVariable(opened->vars, name);

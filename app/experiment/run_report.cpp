@@ -2,6 +2,7 @@
 #include "experiment/run_report.h"
 
 #include "data/dataset_request_json.h"
+#include "util/json_values.h"
 #include "util/params_json.h"
 
 #include <QJsonArray>
@@ -11,20 +12,6 @@
 namespace facet {
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QJsonValue finiteOrNull(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
-}
-
-QJsonValue optionalNumber(const std::optional<double>& v)
-{
-    return v ? finiteOrNull(*v) : QJsonValue(QJsonValue::Null);
-}
-
-} // namespace
 
 QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const RunOptions& options,
     const RunResult& result, const RunTimings& timings)
@@ -49,19 +36,7 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
     };
     QJsonArray history;
     for (double v : f.history)
-        history.append(finiteOrNull(v));
-    QJsonArray segments;
-    for (int s : f.segmentStarts)
-        segments.append(s);
-    QJsonArray labels;
-    for (int l : result.predicted)
-        labels.append(l);
-    QJsonArray knownLabels;
-    for (int l : result.knownLabels)
-        knownLabels.append(l);
-    QJsonArray graphClusters;
-    for (int l : f.graphClusters)
-        graphClusters.append(l);
+        history.append(numberOrNull(v));
     QJsonArray log;
     for (const std::string& line : f.log)
         log.append(QString::fromStdString(line));
@@ -82,7 +57,7 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"iterations"_s, f.iterations },
         { u"replicate_kept"_s, f.replicate },
         { u"objective_history"_s, history },
-        { u"segment_starts"_s, segments },
+        { u"segment_starts"_s, intArray(f.segmentStarts) },
         { u"stop_reason"_s, QString::fromLatin1(stopReasonName(f.stopReason)) },
         { u"still_decreasing"_s, f.stillDecreasing },
         { u"timings"_s,
@@ -95,11 +70,11 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
             } },
         { u"ac"_s, optionalNumber(result.ac) },
         { u"nmi"_s, optionalNumber(result.nmi) },
-        { u"reconstruction_error"_s, finiteOrNull(result.reconstructionError) },
-        { u"sparseness"_s, finiteOrNull(result.sparseness) },
-        { u"labels"_s, labels },
-        { u"known_labels"_s, knownLabels },
-        { u"graph_clusters"_s, graphClusters },
+        { u"reconstruction_error"_s, numberOrNull(result.reconstructionError) },
+        { u"sparseness"_s, numberOrNull(result.sparseness) },
+        { u"labels"_s, intArray(result.predicted) },
+        { u"known_labels"_s, intArray(result.knownLabels) },
+        { u"graph_clusters"_s, intArray(f.graphClusters) },
         { u"graph_ac"_s, optionalNumber(result.graphAc) },
         { u"graph_nmi"_s, optionalNumber(result.graphNmi) },
         { u"log"_s, log },

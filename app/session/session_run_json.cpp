@@ -3,6 +3,7 @@
 
 #include "session/session_matrix.h"
 #include "util/json_read.h"
+#include "util/json_values.h"
 #include "util/params_json.h"
 
 #include <QJsonArray>
@@ -15,24 +16,6 @@ namespace facet {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QJsonValue numberOrNull(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
-}
-
-QJsonValue optionalNumber(const std::optional<double>& v)
-{
-    return v ? numberOrNull(*v) : QJsonValue(QJsonValue::Null);
-}
-
-QJsonArray intArray(const std::vector<int>& values)
-{
-    QJsonArray array;
-    for (int v : values)
-        array.append(v);
-    return array;
-}
 
 // An array of whole numbers in [minimum, maximum].
 Result<std::vector<int>> readIntArray(
