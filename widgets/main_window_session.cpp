@@ -36,6 +36,7 @@ RunResult resultOf(const RunRecord& run)
     f.segmentStarts = run.segmentStarts;
     f.iterations = run.summary.iterations;
     f.stopReason = run.summary.stopReason;
+    f.returnedObjective = run.summary.returnedObjective;
     // The record keeps the set-up and the clustering apart; the rest was the solve.
     r.setupSeconds = run.summary.setupSeconds;
     r.clusterSeconds = run.summary.clusterSeconds;

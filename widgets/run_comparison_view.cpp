@@ -135,13 +135,23 @@ QString RunComparisonView::headerHtml(const RunRecord& run, int column) const
             "<tr><td>objective</td><td align='right'>%3</td>"
             "<td>&nbsp;&nbsp;iterations</td><td align='right'>%4</td></tr>"
             "<tr><td>seed</td><td align='right'>%5</td>"
-            "<td>&nbsp;&nbsp;error</td><td align='right'>%6</td></tr></table>"_s
+            "<td>&nbsp;&nbsp;error</td><td align='right'>%6</td></tr>"_s
                 .arg(percent(s.ac), percent(s.nmi),
                     std::isfinite(s.objective) ? QString::number(s.objective, 'g', 5) : u"–"_s)
                 .arg(s.iterations)
                 .arg(QString::number(run.options.driver.seed),
                     formatReconstructionError(s.reconstructionError));
-    return html;
+    // A graph method's normalization rescales V and its graph term. When any compared run has
+    // that line, every header gets the row (empty where it does not apply), so the galleries
+    // below stay aligned.
+    if (returnedObjectiveDiffers(s.objective, s.returnedObjective))
+        html += u"<tr><td colspan='4'><small>objective %1 at the returned, normalized "
+                "factors</small></td></tr>"_s.arg(QString::number(s.returnedObjective, 'g', 5));
+    else if (std::any_of(m_runs.begin(), m_runs.end(), [](const RunRecord& r) {
+                 return returnedObjectiveDiffers(r.summary.objective, r.summary.returnedObjective);
+             }))
+        html += u"<tr><td colspan='4'><small>&nbsp;</small></td></tr>"_s;
+    return html + u"</table>"_s;
 }
 
 void RunComparisonView::rebuildColumns()

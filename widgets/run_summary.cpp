@@ -149,6 +149,11 @@ QString runSummaryHtml(const RunResult& result, const RunOptions& options)
                 .toHtmlEscaped());
     if (!f.history.empty())
         html += row(tr("Objective"), objectiveText(f).toHtmlEscaped());
+    if (returnedObjectiveDiffers(f))
+        html += row(tr("Returned factors"),
+            tr("objective %1: the final normalization rescales V, and the graph term with it")
+                .arg(QString::number(f.returnedObjective, 'g', 6))
+                .toHtmlEscaped());
     html += row(tr("Time"), tr("%1 s").arg(totalSeconds(result), 0, 'f', 2));
     html += row(tr("Rel. error"), formatReconstructionError(result.reconstructionError));
     html += row(tr("Sparseness V"), QString::number(result.sparseness, 'f', 3));

@@ -175,8 +175,12 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
                          .arg(f.iterations - int(runOptions.driver.startHistory.size()))
                          .arg(runOptions.driver.startHistory.size()))
         << QString::fromLatin1(stopReasonName(f.stopReason)) << "), objective "
-        << (f.history.empty() ? 0.0 : f.history.back()) << ", AC " << formatOptional(result.ac)
-        << ", NMI " << formatOptional(result.nmi) << ", "
+        << (f.history.empty() ? 0.0 : f.history.back())
+        << (returnedObjectiveDiffers(f)
+                   ? u" (%1 at the returned factors, after the normalization)"_s.arg(
+                       f.returnedObjective, 0, 'g', 6)
+                   : QString())
+        << ", AC " << formatOptional(result.ac) << ", NMI " << formatOptional(result.nmi) << ", "
         << QString::number(result.setupSeconds + f.initSeconds + f.solveSeconds, 'f', 2) << " s -> "
         << options.jsonPath << '\n';
     if (result.graphAc)

@@ -57,6 +57,9 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"iterations"_s, f.iterations },
         { u"replicate_kept"_s, f.replicate },
         { u"objective_history"_s, history },
+        // The objective at the factors below, after the final normalization: the history's last
+        // value for most methods, not for the graph-regularized ones (Factorization).
+        { u"returned_objective"_s, numberOrNull(f.returnedObjective) },
         { u"segment_starts"_s, intArray(f.segmentStarts) },
         { u"stop_reason"_s, QString::fromLatin1(stopReasonName(f.stopReason)) },
         { u"still_decreasing"_s, f.stillDecreasing },

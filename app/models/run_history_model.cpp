@@ -150,6 +150,11 @@ QString RunHistoryModel::toolTip(const RunRecord& r) const
                       .arg(r.name, QString::fromStdString(r.options.method).toUpper())
                       .arg(r.summary.iterations)
                       .arg(QString::fromLatin1(stopReasonName(r.summary.stopReason)));
+    if (const double returned = r.summary.returnedObjective;
+        returnedObjectiveDiffers(r.summary.objective, returned))
+        tip += u"\nobjective %1 at the last iteration, %2 at the returned factors (the final "
+               "normalization rescales V, and the graph term with it)"_s.arg(
+                   QString::number(r.summary.objective, 'g', 6), QString::number(returned, 'g', 6));
     if (r.created.isValid())
         tip += u"\n"_s + r.created.toLocalTime().toString(Qt::ISODate);
     if (!r.hasFactors())

@@ -40,8 +40,9 @@ QByteArray field(const QString& text)
 
 QByteArray runTableCsv(const std::vector<RunRecord>& runs)
 {
-    QByteArray csv = "id,name,method,rank,seed,iterations,stop_reason,objective,ac,nmi,graph_ac,"
-                     "graph_nmi,reconstruction_error,sparseness,seconds,options\r\n";
+    QByteArray csv
+        = "id,name,method,rank,seed,iterations,stop_reason,objective,returned_objective,ac,nmi,"
+          "graph_ac,graph_nmi,reconstruction_error,sparseness,seconds,options\r\n";
     for (const RunRecord& r : runs) {
         const RunSummary& s = r.summary;
         const QByteArray options
@@ -56,6 +57,7 @@ QByteArray runTableCsv(const std::vector<RunRecord>& runs)
             QByteArray(stopReasonName(s.stopReason).data(),
                 qsizetype(stopReasonName(s.stopReason).size())),
             number(s.objective),
+            number(s.returnedObjective),
             number(s.ac),
             number(s.nmi),
             number(s.graphAc),

@@ -45,6 +45,7 @@ RunRecord makeRunRecord(
     s.iterations = f.iterations;
     s.stopReason = f.stopReason;
     s.objective = f.history.empty() ? std::numeric_limits<double>::quiet_NaN() : f.history.back();
+    s.returnedObjective = f.returnedObjective;
     s.ac = result.ac;
     s.nmi = result.nmi;
     s.graphAc = result.graphAc;

@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QString>
 
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct RunSummary {
     int iterations = 0;
     StopReason stopReason = StopReason::MaxIterations;
     double objective = 0; // last entry of the history; NaN when there is none
+    // At the returned, normalized factors (Factorization::returnedObjective); NaN when unknown
+    // (files from before it was kept).
+    double returnedObjective = std::numeric_limits<double>::quiet_NaN();
     std::optional<double> ac;
     std::optional<double> nmi;
     std::optional<double> graphAc; // CF_OGL: by Q's connected components

@@ -30,8 +30,8 @@ QJsonObject migrateSessionFromVersionZero(const QJsonObject& report)
         { u"objective"_s, history.isEmpty() ? QJsonValue() : history.last() },
         { u"seconds"_s, seconds >= 0 ? seconds : 0.0 },
     };
-    for (const QString& key : { u"ac"_s, u"nmi"_s, u"graph_ac"_s, u"graph_nmi"_s,
-             u"reconstruction_error"_s, u"sparseness"_s })
+    for (const QString& key : { u"returned_objective"_s, u"ac"_s, u"nmi"_s, u"graph_ac"_s,
+             u"graph_nmi"_s, u"reconstruction_error"_s, u"sparseness"_s })
         if (report.contains(key))
             summary.insert(key, report.value(key));
 

@@ -57,6 +57,7 @@ Result<RunSummary> summaryFromJson(const QJsonObject& o, const QString& context)
     in.readString(u"stop_reason"_s, reason, true);
     double ac = std::nan(""), nmi = ac, graphAc = ac, graphNmi = ac;
     in.readNumberOrNull(u"objective"_s, s.objective, true);
+    in.readNumberOrNull(u"returned_objective"_s, s.returnedObjective);
     in.readNumberOrNull(u"ac"_s, ac);
     in.readNumberOrNull(u"nmi"_s, nmi);
     in.readNumberOrNull(u"graph_ac"_s, graphAc);
@@ -114,6 +115,7 @@ QJsonObject runRecordToJson(const RunRecord& r)
                 { u"iterations"_s, s.iterations },
                 { u"stop_reason"_s, QString::fromLatin1(stopReasonName(s.stopReason)) },
                 { u"objective"_s, numberOrNull(s.objective) },
+                { u"returned_objective"_s, numberOrNull(s.returnedObjective) },
                 { u"ac"_s, optionalNumber(s.ac) },
                 { u"nmi"_s, optionalNumber(s.nmi) },
                 { u"graph_ac"_s, optionalNumber(s.graphAc) },

@@ -206,6 +206,10 @@ Factorization solve(
     if (!best.stopped)
         best.stop = StopReason::MaxIterations;
     best.method->finalize();
+    // Cheap: finalize() refreshes the products the objective reads.
+    const double returned = best.method->objective();
+    result.returnedObjective
+        = std::isfinite(returned) ? returned : std::numeric_limits<double>::quiet_NaN();
 
     const double lastDecrease = windowDecrease(best);
     result.method = std::string(best.method->name());

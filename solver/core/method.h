@@ -4,8 +4,11 @@
 #include "core/random.h"
 #include "core/types.h"
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -22,6 +25,12 @@ struct Factorization {
     Matrix V; // n x k, row i = the new representation of sample i
     std::vector<double> history; // objective after each iteration of the kept replicate
     std::vector<int> segmentStarts; // iterations where a new monotone segment begins (CF_OGL)
+    // The objective at the returned factors, after finalize(). The normalization leaves the
+    // product unchanged, so this is history.back() for NMF, CF, CNMF and CCF; a graph term
+    // lambda Tr(V^T L V) scales with V (LCCF, GNMF, CF_OGL), and there the two differ, by orders
+    // of magnitude when V is still far from its scale. NaN when the solve ran no iteration and
+    // the start's objective was not finite.
+    double returnedObjective = std::numeric_limits<double>::quiet_NaN();
     StopReason stopReason = StopReason::MaxIterations;
     int iterations = 0;
     int replicate = 0; // index of the seeded start that was kept
@@ -37,6 +46,19 @@ struct Factorization {
     // (CF_OGL: its eigensolves and its graphs' sizes; bench/flops.h).
     std::map<std::string, double> work;
 };
+
+// True when the returned factors' objective differs visibly (1e-4 relative, above the rounding
+// of the objective's trace form in float) from the last iteration's, so a summary shows both.
+inline bool returnedObjectiveDiffers(double last, double returned)
+{
+    return std::isfinite(last) && std::isfinite(returned)
+        && std::abs(returned - last) > 1e-4 * std::max(std::abs(last), std::abs(returned));
+}
+
+inline bool returnedObjectiveDiffers(const Factorization& f)
+{
+    return !f.history.empty() && returnedObjectiveDiffers(f.history.back(), f.returnedObjective);
+}
 
 // The two non-negative parts of a multiplicative rule M <- M o P / N (METHODS.md section 0).
 // At a stationary point P = N; the gradient of the objective is proportional to N - P.

@@ -201,8 +201,9 @@ std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentO
         const std::vector<int> predicted = gather(rr.predicted, evaluated);
         const Factorization& f = rr.factorization;
         SubrunScore score;
-        score.objective
-            = f.history.empty() ? std::numeric_limits<double>::quiet_NaN() : f.history.back();
+        // The factors that were clustered: for the graph methods the final normalization
+        // changes the objective, so the last iteration's value would rank other factors.
+        score.objective = f.returnedObjective;
         score.ac = clusteringAccuracy(evaluatedTruth, predicted);
         score.nmi = normalizedMutualInformation(evaluatedTruth, predicted);
         result.subruns.push_back(score);

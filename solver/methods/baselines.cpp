@@ -29,6 +29,7 @@ Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options)
     for (std::size_t i = 0; i < km.labels.size(); ++i)
         f.V(Eigen::Index(i), km.labels[i]) = 1;
     f.history = { km.objective };
+    f.returnedObjective = km.objective; // nothing rescales the centroids or the assignments
     f.iterations = km.iterations;
     f.stopReason = km.cancelled ? StopReason::Cancelled
         : km.converged          ? StopReason::Converged
@@ -269,6 +270,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
     f.iterations = 1;
     // The variance left out: ||Xc||^2 - ||Xc^T U||^2.
     f.history = { centredNorm2 - double(f.V.squaredNorm()) };
+    f.returnedObjective = f.history.back();
     f.stopReason = StopReason::Converged;
     f.log.push_back(stats.lanczos
             ? "PCA: the " + std::to_string(rank) + " leading eigenpairs of the "

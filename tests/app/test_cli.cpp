@@ -85,9 +85,9 @@ private slots:
                 u"--max-iter"_s, u"120"_s, u"--json"_s, json, u"--basis-png"_s, png });
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const QJsonObject o = readJson(json);
-        for (const char* key :
-            { "method", "params", "dataset", "n", "m", "rank", "seed", "iterations",
-                "objective_history", "stop_reason", "timings", "ac", "nmi", "labels" })
+        for (const char* key : { "method", "params", "dataset", "n", "m", "rank", "seed",
+                 "iterations", "objective_history", "returned_objective", "stop_reason", "timings",
+                 "ac", "nmi", "labels" })
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QCOMPARE(o[u"method"_s].toString(), u"nmf"_s);
         QCOMPARE(o[u"n"_s].toInt(), 400);
@@ -97,6 +97,10 @@ private slots:
         QCOMPARE(history.size(), o[u"iterations"_s].toInt());
         for (qsizetype t = 1; t < history.size(); ++t)
             QVERIFY(history[t].toDouble() <= history[t - 1].toDouble() * (1 + 1e-9));
+        // NMF's normalization keeps U V^T, so the returned factors' objective is the last one.
+        const double last = history.last().toDouble();
+        QVERIFY(std::abs(o[u"returned_objective"_s].toDouble() - last) <= 1e-9 * last);
+        QVERIFY2(!run.out.contains(u"returned factors"_s), qPrintable(run.out));
         QVERIFY(o[u"labels"_s].toArray().size() == 400);
         const double ac = o[u"ac"_s].toDouble(-1);
         const double nmi = o[u"nmi"_s].toDouble(-1);
@@ -126,6 +130,25 @@ private slots:
         // (METHODS.md 0), which the NMF runs' notes do not (classesSubset).
         QVERIFY(o[u"still_decreasing"_s].toBool());
         QVERIFY2(run.out.contains(u"try --init kmeans"_s), qPrintable(run.out));
+    }
+    // LCCF's final normalization rescales V and so lambda Tr(V^T L V): fifteen iterations from the
+    // random start leave V far from its scale, and the report and the summary line give both
+    // objectives.
+    void lccfReportsTheReturnedFactorsObjective()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"l.json"_s);
+        const CliRun run = runCli({ u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+            u"lccf"_s, u"--rank"_s, u"17"_s, u"--max-iter"_s, u"15"_s, u"--json"_s, json });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject o = readJson(json);
+        const double last = o[u"objective_history"_s].toArray().last().toDouble();
+        const double returned = o[u"returned_objective"_s].toDouble(-1);
+        QVERIFY2(returned > 0 && returned < last / 10,
+            qPrintable(u"%1 at the last iteration, %2 returned"_s.arg(last).arg(returned)));
+        QVERIFY2(run.out.contains(u"%1 at the returned factors, after the normalization"_s.arg(
+                     returned, 0, 'g', 6)),
+            qPrintable(run.out));
     }
     // Ctrl+C before the first iteration (the stop token runRun gets from main's SIGINT handler,
     // here set beforehand): during LCCF's neighbour search nothing is written and the exit code

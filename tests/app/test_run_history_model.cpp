@@ -129,6 +129,28 @@ private Q_SLOTS:
         QVERIFY(!model.removeRows(1, 2));
     }
 
+    // GNMF's final normalization rescales V and its graph term: the row's tooltip gives the
+    // returned factors' objective too, and the CSV has it; NMF's is the last iteration's.
+    void returnedObjectiveWhereItDiffers()
+    {
+        RunHistoryModel model;
+        for (const RunRecord& r : { m_runs[0], m_runs[2] })
+            model.addRun(r);
+        const auto tip = [&](int row) {
+            return model.data(model.index(row, RunHistoryModel::ObjectiveColumn), Qt::ToolTipRole)
+                .toString();
+        };
+        const RunSummary& gnmf = m_runs[2].summary;
+        QVERIFY2(returnedObjectiveDiffers(gnmf.objective, gnmf.returnedObjective),
+            qPrintable(u"%1 %2"_s.arg(gnmf.objective).arg(gnmf.returnedObjective)));
+        QVERIFY2(tip(1).contains(u"%1 at the returned factors"_s.arg(
+                     QString::number(gnmf.returnedObjective, 'g', 6))),
+            qPrintable(tip(1)));
+        QVERIFY2(!tip(0).contains(u"returned"_s), qPrintable(tip(0)));
+        const QList<QByteArray> lines = runTableCsv({ m_runs[2] }).split('\n');
+        QVERIFY(lines[1].contains(',' + QByteArray::number(gnmf.returnedObjective, 'g', 17) + ','));
+    }
+
     void tableCsv()
     {
         std::vector<RunRecord> runs { m_runs[0], m_runs[1] };
@@ -138,8 +160,8 @@ private Q_SLOTS:
         runs[1].summary.ac.reset();
         const QList<QByteArray> lines = runTableCsv(runs).split('\n');
         QCOMPARE(lines.size(), 4); // header, two rows, empty after the last CRLF
-        QVERIFY(
-            lines[0].startsWith("id,name,method,rank,seed,iterations,stop_reason,objective,ac,"));
+        QVERIFY(lines[0].startsWith(
+            "id,name,method,rank,seed,iterations,stop_reason,objective,returned_objective,ac,"));
         QVERIFY(lines[1].startsWith("1,\"with, comma and \"\"quotes\"\"\",nmf,3,1,"));
         QVERIFY(lines[1].contains(QByteArray::number(*m_runs[0].summary.ac, 'g', 17)));
         // An undefined AC is an empty field, and the options travel as quoted JSON.

@@ -47,6 +47,9 @@ private Q_SLOTS:
         // The timings' parts come back, so a run shown again reports them as the run did.
         s.runs[1].summary.setupSeconds = s.runs[1].summary.seconds / 4;
         s.runs[1].summary.clusterSeconds = s.runs[1].summary.seconds / 8;
+        // As a graph method's would: the normalized factors' objective is not the last one.
+        s.runs[1].summary.returnedObjective = s.runs[1].summary.objective / 3;
+        QVERIFY(std::isfinite(s.runs[0].summary.returnedObjective));
         QVERIFY(s.runs[0].hasFactors());
         QCOMPARE(s.runs[0].W.size(), 0); // nmf
         QCOMPARE(s.runs[1].W.rows(), s.runs[1].V.rows()); // cf keeps W
@@ -68,6 +71,7 @@ private Q_SLOTS:
             QCOMPARE(b.summary.iterations, a.summary.iterations);
             QVERIFY(b.summary.stopReason == a.summary.stopReason);
             QCOMPARE(b.summary.objective, a.summary.objective);
+            QCOMPARE(b.summary.returnedObjective, a.summary.returnedObjective);
             QCOMPARE(b.summary.ac, a.summary.ac);
             QCOMPARE(b.summary.nmi, a.summary.nmi);
             QCOMPARE(b.summary.graphAc, a.summary.graphAc);
@@ -88,6 +92,22 @@ private Q_SLOTS:
         }
         // Serializing what was read gives the same bytes: nothing drifts on a second save.
         QCOMPARE(serializeSession(*back, u"/tmp"_s), json);
+    }
+
+    // Files from before the returned factors' objective was kept load without it (NaN: unknown,
+    // and the views show only the last iteration's).
+    void olderFilesHaveNoReturnedObjective()
+    {
+        const QByteArray json = withFirstRun([](QJsonObject& r) {
+            QJsonObject s = r[u"summary"_s].toObject();
+            QVERIFY(s.contains(u"returned_objective"_s));
+            s.remove(u"returned_objective"_s);
+            r[u"summary"_s] = s;
+        });
+        const Result<Session> back = parseSession(json, u"/tmp"_s);
+        QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error()));
+        QVERIFY(std::isnan(back->runs[0].summary.returnedObjective));
+        QVERIFY(std::isfinite(back->runs[1].summary.returnedObjective));
     }
 
     void datasetPathsStayInsideTheSessionFolder()

@@ -68,6 +68,11 @@ private Q_SLOTS:
             s[u"setup_seconds"_s] = s[u"seconds"_s].toDouble() + 1;
             r[u"summary"_s] = s;
         }) << u"run 1: summary: \"setup_seconds\""_s;
+        QTest::newRow("returned objective type") << withFirstRun([](QJsonObject& r) {
+            QJsonObject s = r[u"summary"_s].toObject();
+            s[u"returned_objective"_s] = u"low"_s;
+            r[u"summary"_s] = s;
+        }) << u"run 1: summary: \"returned_objective\" must be a number or null"_s;
         const auto option = [](const QString& key, const QJsonValue& value) {
             return withFirstRun([=](QJsonObject& r) {
                 QJsonObject o = r[u"options"_s].toObject();

@@ -193,6 +193,8 @@ void TestFactorization::cfNormalization()
     QVERIFY((f.basis - X * f.W).norm() < 1e-9);
     const double finalObjective = (X - f.basis * f.V.transpose()).squaredNorm();
     QVERIFY(std::abs(finalObjective - f.history.back()) < 1e-8 * std::max(1.0, finalObjective));
+    QVERIFY(std::abs(finalObjective - f.returnedObjective) < 1e-8 * std::max(1.0, finalObjective));
+    QVERIFY(!returnedObjectiveDiffers(f));
 }
 
 void TestFactorization::nmfNormalization()
@@ -205,6 +207,8 @@ void TestFactorization::nmfNormalization()
         QVERIFY(std::abs(f.basis.col(j).norm() - 1.0) < 1e-12);
     const double finalObjective = (X - f.basis * f.V.transpose()).squaredNorm();
     QVERIFY(std::abs(finalObjective - f.history.back()) < 1e-8 * std::max(1.0, finalObjective));
+    QVERIFY(std::abs(finalObjective - f.returnedObjective) < 1e-8 * std::max(1.0, finalObjective));
+    QVERIFY(!returnedObjectiveDiffers(f));
 }
 
 void TestFactorization::refusesBadInput()

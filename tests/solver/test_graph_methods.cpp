@@ -90,6 +90,8 @@ private slots:
     void gradientMatchesUpdate_data();
     void gradientMatchesUpdate();
     void defaultLambdaAndSharedGraph();
+    void returnedObjectiveIsTheReturnedFactors_data();
+    void returnedObjectiveIsTheReturnedFactors();
     void semignmfUsesLabelGraph();
     void semignmfWithoutLabelsIsGnmf();
     void refusesBadInput();
@@ -222,6 +224,39 @@ void TestGraphMethods::gradientMatchesUpdate()
         QVERIFY2(err < 1e-5 * std::max(1.0, double(numeric.cwiseAbs().maxCoeff())),
             qPrintable(QStringLiteral("factor %1: max deviation %2").arg(factor).arg(err)));
     }
+}
+
+void TestGraphMethods::returnedObjectiveIsTheReturnedFactors_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<double>("lambda");
+    for (const char* method : { "lccf", "gnmf" })
+        for (double lambda : { 0.0, 100.0 })
+            QTest::addRow("%s lambda=%g", method, lambda) << QString::fromLatin1(method) << lambda;
+}
+
+void TestGraphMethods::returnedObjectiveIsTheReturnedFactors()
+{
+    // The final normalization keeps basis V^T but rescales V, and lambda Tr(V^T L V) with it:
+    // Factorization::returnedObjective is the objective of the factors returned, computed here
+    // from them and the graph alone, and differs from the last iteration's once lambda > 0.
+    QFETCH(QString, method);
+    QFETCH(double, lambda);
+    const Matrix X = clustered(30, 45, 3, 11);
+    MethodContext context;
+    context.graph = std::make_shared<const Graph>(
+        buildKnnGraph(X, KnnOptions { 5, GraphWeight::Binary, std::nullopt, 0 }));
+    const Factorization f
+        = solve(makeMethodFactory(method.toStdString(), X, options(3, lambda), context),
+            driverOptions(15, 4));
+    const Graph& g = *context.graph;
+    const double expected = (X - f.basis * f.V.transpose()).squaredNorm()
+        + lambda * double((f.V.transpose() * (g.degree.asDiagonal() * f.V - g.S * f.V)).trace());
+    QVERIFY2(std::abs(f.returnedObjective - expected) <= 1e-9 * expected,
+        qPrintable(QStringLiteral("returned %1, from the factors %2")
+                       .arg(f.returnedObjective, 0, 'g', 17)
+                       .arg(expected, 0, 'g', 17)));
+    QCOMPARE(returnedObjectiveDiffers(f), lambda > 0);
 }
 
 void TestGraphMethods::defaultLambdaAndSharedGraph()

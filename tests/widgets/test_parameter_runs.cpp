@@ -43,6 +43,7 @@ private Q_SLOTS:
     void runButtonCarriesThePanelValues();
     void pcaErrorShowsAsNotAvailable();
     void cfFamilyStopPointsAtTheKMeansStart();
+    void summaryGivesTheReturnedFactorsObjective();
     void rowsChosenBeforeTheWindowShowsGetTheirHeight();
     void screenshots();
 };
@@ -244,6 +245,27 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
     QVERIFY(runSummaryHtml(result, options("lccf")).contains(u"Start: k-means"));
     QVERIFY(runSummaryHtml(result, options("lccf")).contains(u"near the data mean"));
     QVERIFY(!runSummaryHtml(result, options("nmf")).contains(u"near the data mean"));
+}
+
+void TestParameterRuns::summaryGivesTheReturnedFactorsObjective()
+{
+    // A graph method's normalization rescales V: the summary names both objectives. Where the
+    // normalization keeps the objective (to rounding) it gives one.
+    RunOptions lccf;
+    lccf.method = "lccf";
+    lccf.params.rank = 10;
+    RunResult result;
+    result.factorization.method = "lccf";
+    result.factorization.history = { 3.0e5, 2.5e5 };
+    result.factorization.iterations = 2;
+    result.factorization.returnedObjective = 41.5;
+    QString html = runSummaryHtml(result, lccf);
+    QVERIFY2(html.contains(QStringLiteral("Returned factors"))
+            && html.contains(QStringLiteral("objective 41.5:")),
+        qPrintable(html));
+    result.factorization.returnedObjective = 2.5e5 * (1 + 1e-9);
+    html = runSummaryHtml(result, lccf);
+    QVERIFY2(!html.contains(QStringLiteral("Returned factors")), qPrintable(html));
 }
 
 void TestParameterRuns::rowsChosenBeforeTheWindowShowsGetTheirHeight()

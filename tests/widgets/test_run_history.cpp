@@ -181,6 +181,15 @@ private Q_SLOTS:
         QVERIFY(comparison->header(1)->text().contains(u"λ=100"_s));
         const QString ac = QString::number(100 * *m_model->run(0).summary.ac, 'f', 1);
         QVERIFY(comparison->header(0)->text().contains(ac));
+        // GNMF's final normalization rescales V and its graph term: the header gives the
+        // returned factors' objective; NMF's is the last iteration's.
+        const RunSummary& gnmf = m_model->run(2).summary;
+        QVERIFY(returnedObjectiveDiffers(gnmf.objective, gnmf.returnedObjective));
+        QVERIFY2(comparison->header(1)->text().contains(
+                     u"objective %1 at the returned, normalized factors"_s.arg(
+                         QString::number(gnmf.returnedObjective, 'g', 5))),
+            qPrintable(comparison->header(1)->text()));
+        QVERIFY(!comparison->header(0)->text().contains(u"returned"_s));
         QCOMPARE(comparison->gallery(0)->tileCount(), 3);
         QCOMPARE(comparison->gallery(1)->tileCount(), 4);
         QVERIFY(comparison->gallery(0)->isVisible());
