@@ -313,7 +313,7 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
 
 bool MainWindow::canContinue() const
 {
-    if (!m_result || !m_resultData || m_resultOptions.params.ncw)
+    if (!m_result || !m_resultData)
         return false;
     const std::vector<QString> names = warmStartFactors(m_resultOptions.method);
     const Factorization& f = m_result->factorization;

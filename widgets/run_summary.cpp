@@ -98,7 +98,7 @@ QString stopDescription(const Factorization& f, const RunOptions& options)
 {
     // Run > Continue the shown run takes these methods on from their factors.
     const bool canContinue = f.stopReason == StopReason::MaxIterations && f.stillDecreasing
-        && !warmStartFactors(options.method).empty() && !options.params.ncw;
+        && !warmStartFactors(options.method).empty();
     // The limit is the iteration a run stopped at: for a continued run (a session's included,
     // which keeps no earlier history) Max iterations after the iterations it continued.
     const int limit

@@ -294,6 +294,15 @@ QStringList startNotes(const QString& file, const QJsonObject& run, const RunOpt
         return { QStringLiteral("%1 holds the factors of a %2 run; %3 starts from them, which "
                                 "does not continue that run")
                      .arg(file, method, wanted) };
+    // NCW minimizes a weighted objective (METHODS.md 1.7): the same factors, another function.
+    const bool fileNcw = run.value(u"params").toObject().value(u"ncw").toBool(false);
+    if (fileNcw != options.params.ncw)
+        return { QStringLiteral("%1's run %2 normalized-cut weighting and this one %3, so their "
+                                "objectives differ; %4 starts from the file's factors and does "
+                                "not continue that run")
+                     .arg(file, fileNcw ? QStringLiteral("used") : QStringLiteral("did not use"),
+                         options.params.ncw ? QStringLiteral("does") : QStringLiteral("does not"),
+                         wanted) };
     if (wanted != u"cnmf" && wanted != u"ccf")
         return {};
     const QJsonObject params = run.value(u"params").toObject();
@@ -327,10 +336,6 @@ Result<StartFactors> readStartFactors(
         return Error { QStringLiteral("a start from given factors is for nmf, gnmf, semignmf, "
                                       "cnmf, cf, lccf, lcf and ccf; %1 keeps other factors")
                            .arg(QString::fromStdString(method)) };
-    if (options.params.ncw)
-        return Error { QStringLiteral(
-            "a start from given factors cannot be used with --ncw (the weighted method works on "
-            "its own scaling of the factors)") };
     const QString& basisSide = names[0];
     const bool nmfFamily = basisSide == u"U";
     Result<std::vector<Eigen::MatrixXd>> read = readMatMatrices(

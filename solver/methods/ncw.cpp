@@ -61,6 +61,20 @@ Ncw::Ncw(std::shared_ptr<const NcwData> data, std::unique_ptr<Method> inner)
         throw std::invalid_argument("NCW needs its weights and an inner method");
 }
 
+std::vector<Matrix> Ncw::stateFromFactors(std::vector<Matrix> factors) const
+{
+    // Factors of another shape go on unmapped: the driver's shape check names them.
+    const Eigen::Index n = m_data->d.size();
+    const bool cfFamily = bool(m_data->gram); // the first factor is W, else U
+    if (factors.size() == 2 && factors[1].rows() == n && (!cfFamily || factors[0].rows() == n)) {
+        const Vector root = m_data->d.cwiseSqrt(); // Gamma^(-1/2)
+        factors[1] = root.cwiseInverse().asDiagonal() * factors[1];
+        if (cfFamily)
+            factors[0] = root.asDiagonal() * factors[0];
+    }
+    return m_inner->stateFromFactors(std::move(factors));
+}
+
 void Ncw::exportTo(Factorization& out) const
 {
     m_inner->exportTo(out);

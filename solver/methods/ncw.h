@@ -54,10 +54,9 @@ public:
     std::vector<Matrix> state() const override { return m_inner->state(); }
     void saveState(std::vector<Matrix>& into) const override { m_inner->saveState(into); }
     void restore(const std::vector<Matrix>& state) override { m_inner->restore(state); }
-    std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override
-    {
-        return m_inner->stateFromFactors(std::move(factors));
-    }
+    // The inverse of exportTo's mapping (V' = Gamma^(1/2) V, W' = Gamma^(-1/2) W, U as is), then
+    // the inner method's own mapping: exported factors continue the weighted run.
+    std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override;
     void finalize() override { m_inner->finalize(); }
     void exportTo(Factorization& out) const override;
     std::vector<std::string> notes() const override;

@@ -289,22 +289,29 @@ private slots:
     void warmStartContinuesTheRun_data()
     {
         QTest::addColumn<QString>("method");
-        QTest::newRow("nmf") << u"nmf"_s;
-        QTest::newRow("cf") << u"cf"_s;
+        QTest::addColumn<bool>("ncw");
+        QTest::newRow("nmf") << u"nmf"_s << false;
+        QTest::newRow("cf") << u"cf"_s << false;
         // With a third of the samples labelled: the file's V gives Z back (its least-squares
         // fit), as the run's own seed labels the same samples.
-        QTest::newRow("cnmf") << u"cnmf"_s;
-        QTest::newRow("ccf") << u"ccf"_s;
+        QTest::newRow("cnmf") << u"cnmf"_s << false;
+        QTest::newRow("ccf") << u"ccf"_s << false;
+        // The file holds the factors mapped back from the weighted problem; the start maps them
+        // into it again (V' = Gamma^(1/2) V, and for CF W' = Gamma^(-1/2) W).
+        QTest::newRow("nmf ncw") << u"nmf"_s << true;
+        QTest::newRow("cf ncw") << u"cf"_s << true;
     }
     void warmStartContinuesTheRun()
     {
         QFETCH(QString, method);
+        QFETCH(bool, ncw);
         const std::string name = method.toStdString();
         const Dataset data = images(30, true);
         const auto options = [&](int maxIter) {
             RunOptions o = optionsFor(name, maxIter);
             if (name == "cnmf" || name == "ccf")
                 o.labeledFraction = 0.34;
+            o.params.ncw = ncw;
             return o;
         };
         const RunResult whole = runAndCluster(data.X, data.labels, options(40), {});
@@ -313,7 +320,8 @@ private slots:
             QVERIFY(std::count_if(first.knownLabels.begin(), first.knownLabels.end(), [](int l) {
                 return l >= 0;
             }) >= 9);
-        const QString path = m_dir.filePath(method + u"_start.mat"_s);
+        const QString path
+            = m_dir.filePath(method + (ncw ? u"_ncw"_s : QString()) + u"_start.mat"_s);
         QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, options(20))).ok());
 
         RunOptions again = options(20);
@@ -390,6 +398,21 @@ private slots:
         QVERIFY(start->history.empty());
         start = readStartFactors(path, data, labelled);
         QVERIFY(start && start->notes.isEmpty() && start->history.size() == 20);
+        // NCW minimizes another objective with the same factors.
+        RunOptions weighted = optionsFor("nmf", 20);
+        weighted.params.ncw = true;
+        const RunResult plain = runAndCluster(data.X, data.labels, optionsFor("nmf", 20), {});
+        const QString plainPath = m_dir.filePath(u"nmf_plain.mat"_s);
+        QVERIFY(
+            writeFactorsMat(plainPath, data, plain, reportOf(data, plain, optionsFor("nmf", 20)))
+                .ok());
+        start = readStartFactors(plainPath, data, weighted);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        QCOMPARE(start->notes,
+            QStringList { u"nmf_plain.mat's run did not use normalized-cut weighting and this one "
+                          u"does, so their objectives differ; nmf starts from the file's factors "
+                          u"and does not continue that run"_s });
+        QVERIFY(start->history.empty());
 
         // A facet_run that is not a report is refused; a file without one is a start from
         // elsewhere, taken as it is.
@@ -445,9 +468,6 @@ private slots:
         start = readStartFactors(path, data, optionsFor("cf-ogl", 10));
         QVERIFY(!start);
         QVERIFY(start.error().contains(u"cf-ogl keeps other factors"_s));
-        o = optionsFor("nmf", 10);
-        o.params.ncw = true;
-        QVERIFY(!readStartFactors(path, data, o));
         const Dataset unlabelled = images(12, false);
         const RunResult nmf = run(unlabelled, "nmf");
         const QString nmfPath = m_dir.filePath(u"nmf_only.mat"_s);

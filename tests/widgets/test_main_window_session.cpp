@@ -12,6 +12,7 @@
 #include "parameter_panel.h"
 #include "run_history_view.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QMenu>
@@ -260,6 +261,27 @@ void TestMainWindowSession::continueTheShownRun()
     QVERIFY(std::equal(labelledBefore.begin(), labelledBefore.end(),
         window->lastResult()->factorization.history.begin()));
     QVERIFY(window->lastResult()->factorization.segmentStarts.empty());
+
+    // NCW runs on the weighted data; the shown factors are mapped back, and Continue maps them
+    // into the weighted problem again: 10 + 10 without a new segment.
+    controls->parameterPanel()->setLabeledFraction(0);
+    QVERIFY(controls->setMethod(QStringLiteral("cf")));
+    auto* ncw = controls->parameterPanel()->findChild<QCheckBox*>(QStringLiteral("ncwCheck"));
+    QVERIFY(ncw && ncw->isEnabled());
+    ncw->setChecked(true);
+    QVERIFY(run(*window, 4));
+    QVERIFY(window->lastSubmittedOptions().params.ncw);
+    const std::vector<double> weightedBefore = window->lastResult()->factorization.history;
+    QVERIFY(action->isEnabled());
+    QSignalSpy weightedFinished(window.get(), &MainWindow::runFinished);
+    action->trigger();
+    QVERIFY(weightedFinished.wait(kRunTimeoutMs) || weightedFinished.count() == 1);
+    QVERIFY(window->lastSubmittedOptions().params.ncw);
+    QCOMPARE(window->lastResult()->factorization.iterations, 20);
+    QVERIFY(std::equal(weightedBefore.begin(), weightedBefore.end(),
+        window->lastResult()->factorization.history.begin()));
+    QVERIFY(window->lastResult()->factorization.segmentStarts.empty());
+    ncw->setChecked(false);
 
     // Methods whose factors are not (U, V) or (W, V) cannot be continued.
     QVERIFY(controls->setMethod(QStringLiteral("kmeans")));

@@ -228,8 +228,8 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
             method);
     QVERIFY(!stopDescription(stopped, options("cf-ogl")).contains(u"continue it"));
     RunOptions weighted = options("nmf");
-    weighted.params.ncw = true; // the NCW wrapper scales the factors its own way
-    QVERIFY(!stopDescription(stopped, weighted).contains(u"continue it"));
+    weighted.params.ncw = true; // NCW maps the exported factors back into its weighted problem
+    QVERIFY(stopDescription(stopped, weighted).contains(u"continue it"));
     QVERIFY(!stopDescription(flat, options("nmf")).contains(u"continue it"));
     // A continued run stops at Max iterations after the ones it continued: 300 + 20.
     Factorization continued = stopped;
