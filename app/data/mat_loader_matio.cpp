@@ -194,6 +194,11 @@ Result<QString> Reader::readText(const VarInfo& info) const
                            .arg(m_file, info.name) };
     if (var->data_size == 2)
         return QString::fromUtf16(static_cast<const char16_t*>(var->data), qsizetype(n));
+    // UTF-8 char data counts characters in its dimensions and bytes in its data tag: a
+    // character may take up to four bytes, so the whole tag is decoded (the structure walk has
+    // checked that it ends inside the matrix).
+    if (var->data_type == MAT_T_UTF8)
+        return QString::fromUtf8(static_cast<const char*>(var->data), qsizetype(var->nbytes));
     if (var->data_size == 1)
         return QString::fromUtf8(static_cast<const char*>(var->data), qsizetype(n));
     return Error { QStringLiteral("%1: variable '%2' holds %3-byte characters")

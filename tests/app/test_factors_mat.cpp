@@ -146,6 +146,15 @@ public:
             name, MAT_C_CHAR, MAT_T_UINT8, 2, dims, const_cast<char*>(text), MAT_F_DONT_COPY_DATA));
     }
 
+    // UTF-8 char data: its dimensions count characters, its data tag bytes.
+    bool putUtf8(const char* name, const QString& text)
+    {
+        QByteArray bytes = text.toUtf8();
+        std::size_t dims[2] = { 1, std::size_t(text.toUcs4().size()) };
+        return write(Mat_VarCreate(
+            name, MAT_C_CHAR, MAT_T_UTF8, 2, dims, bytes.data(), MAT_F_DONT_COPY_DATA));
+    }
+
 private:
     bool write(matvar_t* var)
     {
@@ -447,6 +456,28 @@ private slots:
         QVERIFY2(start, qPrintable(start ? QString() : start.error()));
         QCOMPARE(start->notes.size(), 1);
         QVERIFY2(start->notes[0].contains(u"names no seed"_s), qPrintable(start->notes[0]));
+    }
+
+    // readMatText takes the three ways text is stored: UTF-16 (MATLAB's and Facet's own), 8-bit,
+    // and UTF-8, whose characters may take several bytes each (cut before: decoded by count).
+    void readsTextInEveryEncoding()
+    {
+        const QString path = m_dir.filePath(u"text.mat"_s);
+        const QString text = u"{\"note\": \"Grüße, 東京 \U0001F600\"}"_s;
+        {
+            HandMadeMat out(path);
+            QVERIFY(out.putUtf8("utf8", text));
+            QVERIFY(out.putText("plain", "{\"a\": 1}"));
+        }
+        Result<std::optional<QString>> read = readMatText(path, u"utf8"_s);
+        QVERIFY2(read, qPrintable(read ? QString() : read.error()));
+        QVERIFY(read->has_value());
+        QCOMPARE(**read, text);
+        read = readMatText(path, u"plain"_s);
+        QVERIFY(read && read->has_value());
+        QCOMPARE(**read, u"{\"a\": 1}"_s);
+        read = readMatText(path, u"absent"_s);
+        QVERIFY(read && !read->has_value());
     }
 
     void warmStartRefusals()
