@@ -18,6 +18,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -359,6 +360,15 @@ void ControlPanel::setBusy()
 {
     m_progress->setRange(0, 0);
     m_progress->setFormat(tr("running"));
+}
+
+void ControlPanel::setStageProgress(const QString& text, double fraction)
+{
+    constexpr int kSteps = 1000;
+    const int value = int(std::clamp(fraction, 0.0, 1.0) * kSteps);
+    m_progress->setRange(0, kSteps);
+    m_progress->setValue(value);
+    m_progress->setFormat(tr("%1 %2 %").arg(text).arg(value / 10));
 }
 
 void ControlPanel::setDone(const QString& text)

@@ -75,6 +75,8 @@ public:
     // A run with no iteration count to show (the baselines): a busy bar, then `text` on a full one.
     void setBusy();
     void setDone(const QString& text);
+    // A set-up step's progress: `text` with the percentage done.
+    void setStageProgress(const QString& text, double fraction);
     // An empty bar reading `text`: a set-up step before anything can be counted, or a run that
     // ended before it had anything to count. (A busy bar draws no text in Qt's Fusion style.)
     void setMessage(const QString& text);

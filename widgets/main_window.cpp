@@ -102,6 +102,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_solveThread, &QThread::finished, m_solveJob, &QObject::deleteLater);
     connect(m_solveJob, &SolveJob::progress, this, &MainWindow::onProgress);
     connect(m_solveJob, &SolveJob::stageStarted, this, &MainWindow::onStage);
+    connect(m_solveJob, &SolveJob::stageProgress, this, &MainWindow::onStageProgress);
     connect(m_solveJob, &SolveJob::finished, this, &MainWindow::onFinished);
     connect(m_solveJob, &SolveJob::failed, this, &MainWindow::onFailed);
     m_solveThread->start();
@@ -377,6 +378,7 @@ void MainWindow::onStage(quint64 runId, const QString& stage)
     if (runId != m_runId || !m_running)
         return;
     m_stage = stage;
+    m_stageFraction = -1;
     if (!stage.isEmpty()) {
         m_controls->setMessage(tr("setting up")); // the step's name is in the status bar
     } else {
@@ -386,6 +388,15 @@ void MainWindow::onStage(quint64 runId, const QString& stage)
         else
             m_controls->setBusy();
     }
+    updateJobStatus(0);
+}
+
+void MainWindow::onStageProgress(quint64 runId, double fraction)
+{
+    if (runId != m_runId || !m_running || m_stage.isEmpty())
+        return;
+    m_stageFraction = fraction;
+    m_controls->setStageProgress(tr("setting up"), fraction);
     updateJobStatus(0);
 }
 
@@ -399,7 +410,9 @@ void MainWindow::updateJobStatus(int iteration)
         = tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank);
     const int limit = m_runOptions.driver.maxIter;
     if (iteration <= 0 && !m_stage.isEmpty()) {
-        m_jobStatus->setText(tr("%1: %2...").arg(job, m_stage));
+        m_jobStatus->setText(m_stageFraction >= 0
+                ? tr("%1: %2, %3 %...").arg(job, m_stage).arg(int(100 * m_stageFraction))
+                : tr("%1: %2...").arg(job, m_stage));
         return;
     }
     if (iteration <= 0) {

@@ -181,6 +181,7 @@ private:
     void onDatasetFailed(quint64 requestId, const DatasetRequest& request, const QString& message);
     void onProgress(quint64 runId, const QList<IterationReport>& reports);
     void onStage(quint64 runId, const QString& stage);
+    void onStageProgress(quint64 runId, double fraction);
     void onFinished(quint64 runId, const RunResult& result);
     void onFailed(quint64 runId, const QString& message);
     // The convergence plot back on the last good result (after a run that left no factors).
@@ -195,6 +196,8 @@ private:
     const Dataset* m_normalizedFrom = nullptr;
     RunOptions m_resultOptions;
     QString m_stage; // the set-up step the running job is in (SolveJob::stageStarted), or empty
+    double m_stageFraction
+        = -1; // how far that step has come (SolveJob::stageProgress); -1: unknown
     RunOptions m_runOptions; // of the run in progress, or the last one submitted
     quint64 m_runId = 0; // id of the run whose answers are wanted; others are stale
     bool m_running = false;

@@ -109,6 +109,14 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
         const QString name = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
         handOff([&] { Q_EMIT stageStarted(runId, name); });
     };
+    QElapsedTimer sinceStageProgress;
+    sinceStageProgress.start();
+    control.onStageProgress = [&](double fraction) {
+        if (fraction < 1 && sinceStageProgress.elapsed() < kProgressIntervalMs)
+            return;
+        sinceStageProgress.restart();
+        handOff([&] { Q_EMIT stageProgress(runId, fraction); });
+    };
 
     try {
         if (!request.data)

@@ -58,6 +58,9 @@ Q_SIGNALS:
     void progress(quint64 runId, const QList<facet::IterationReport>& reports);
     // A long set-up step begins (SolveControl::onStage); empty: the set-up is over.
     void stageStarted(quint64 runId, const QString& stage);
+    // How far that step has come (SolveControl::onStageProgress), at most every
+    // kProgressIntervalMs, and always when it reaches 1.
+    void stageProgress(quint64 runId, double fraction);
     void finished(quint64 runId, const facet::RunResult& result);
     void failed(quint64 runId, const QString& message);
 

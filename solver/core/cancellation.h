@@ -2,6 +2,7 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <stop_token>
 #include <string>
 #include <utility>
@@ -30,6 +31,17 @@ private:
     std::string m_stage;
     std::string m_what;
 };
+
+// How far a long set-up step has come: called on the thread that runs the step, between its
+// blocks (never inside an OpenMP region), with the fraction of its work done, rising to 1. It
+// must not throw; it may request the step's stop, which the next check honours.
+using StageProgress = std::function<void(double fraction)>;
+
+inline void reportProgress(const StageProgress& progress, double fraction)
+{
+    if (progress)
+        progress(fraction);
+}
 
 // Throws SetupCancelled(stage) when `stop` is set. Safe from any thread, but never from inside
 // an OpenMP region (an exception must not leave one): there, skip the remaining blocks when

@@ -60,6 +60,9 @@ struct SolveControl {
     // a formed kernel, PCA), named as SetupCancelled would name it (core/cancellation.h); an
     // empty name after such steps: the set-up is over and the iterations follow.
     std::function<void(std::string_view stage)> onStage;
+    // Solver thread, during the stage last named: the fraction of its work done, rising to 1
+    // (the neighbour searches report it; core/cancellation.h StageProgress). Must not throw.
+    std::function<void(double fraction)> onStageProgress;
 };
 
 } // namespace facet

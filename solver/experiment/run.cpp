@@ -77,6 +77,7 @@ void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& par
                 staged = true;
                 control.onStage(stage);
             };
+        context.onStageProgress = control.onStageProgress;
         const auto setupStart = std::chrono::steady_clock::now();
         MethodFactory make;
         try {

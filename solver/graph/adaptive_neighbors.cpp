@@ -109,7 +109,8 @@ void selectNeighbors(const Search& s, Index i, CandidateList& list, NeighborTabl
 
 } // namespace
 
-NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_token& stop)
+NeighborTable nearestNeighborTable(
+    MatrixCRef X, int count, const std::stop_token& stop, const StageProgress& progress)
 {
     const Index n = X.cols();
     if (count < 1 || count > n - 1)
@@ -175,6 +176,9 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_toke
             for (const std::vector<CandidateList>& mine : own)
                 if (!mine.empty())
                     lists[std::size_t(i0 + a)].merge(search, i0 + a, mine[std::size_t(a)]);
+        // Row I had blocks - I tiles: after it, the tiles of rows 0..I of the triangle's total.
+        const double done = double(I + 1) * double(2 * blocks - I) / 2;
+        reportProgress(progress, done / (double(blocks) * double(blocks + 1) / 2));
     }
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (Index i = 0; i < n; ++i)
@@ -182,14 +186,15 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_toke
     return table;
 }
 
-Graph adaptiveNeighborGraph(MatrixCRef X, int p, const std::stop_token& stop)
+Graph adaptiveNeighborGraph(
+    MatrixCRef X, int p, const std::stop_token& stop, const StageProgress& progress)
 {
     const Index n = X.cols();
     if (p < 1 || p > n - 1)
         throw std::invalid_argument("the neighbour count p must be in [1, n - 1] = [1, "
             + std::to_string(n - 1) + "], got " + std::to_string(p));
     const int count = int(std::min<Index>(p + 1, n - 1));
-    const NeighborTable table = nearestNeighborTable(X, count, stop);
+    const NeighborTable table = nearestNeighborTable(X, count, stop, progress);
     std::vector<Eigen::Triplet<Scalar, Index>> triplets;
     triplets.reserve(std::size_t(2 * p * n));
     for (Index i = 0; i < n; ++i) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/cancellation.h"
 #include "core/types.h"
 #include "graph/graph.h"
 
@@ -16,7 +17,8 @@ namespace facet {
 // re-ranked by |x_i - x_j|^2 formed from the difference, so the result is that of a brute-force
 // search even with duplicate samples, on any number of threads. Shapes: count x n.
 // `stop` is checked between tiles: once set, the search throws SetupCancelled
-// (core/cancellation.h) with the stage kNeighborSearchStage.
+// (core/cancellation.h) with the stage kNeighborSearchStage. `progress` hears the fraction of
+// the tiles done after each row of them.
 struct NeighborTable {
     Eigen::Matrix<Eigen::Index, Eigen::Dynamic, Eigen::Dynamic> index; // column i: i's neighbours
     Matrix squaredDistance; // column i: |x_i - x_j|^2 of those neighbours, non-decreasing
@@ -24,7 +26,8 @@ struct NeighborTable {
 
 inline constexpr const char* kNeighborSearchStage = "the nearest-neighbour search";
 
-NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_token& stop = {});
+NeighborTable nearestNeighborTable(
+    MatrixCRef X, int count, const std::stop_token& stop = {}, const StageProgress& progress = {});
 
 // METHODS.md section 3, the initial graph G of CF_OGL: adaptive-neighbour weights (Nie, Wang &
 // Huang, "Clustering and projected clustering with adaptive neighbors", KDD 2014; CLR, Nie et
@@ -38,7 +41,8 @@ NeighborTable nearestNeighborTable(MatrixCRef X, int count, const std::stop_toke
 // Then G <- (G + G^T)/2. Only positive weights are stored (each row keeps at least one: row i
 // of the unsymmetrized G sums to 1), no self-loops; degree = G 1.
 // Throws std::invalid_argument unless 1 <= p <= n - 1 and X is finite; SetupCancelled when
-// `stop` is set during the neighbour search.
-Graph adaptiveNeighborGraph(MatrixCRef X, int p, const std::stop_token& stop = {});
+// `stop` is set during the neighbour search, whose progress `progress` hears.
+Graph adaptiveNeighborGraph(
+    MatrixCRef X, int p, const std::stop_token& stop = {}, const StageProgress& progress = {});
 
 } // namespace facet

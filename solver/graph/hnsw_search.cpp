@@ -44,8 +44,8 @@ void fillNeighbors(
 
 } // namespace
 
-NeighborTable approximateNeighborTable(
-    MatrixCRef X, int count, const HnswParameters& parameters, const std::stop_token& stop)
+NeighborTable approximateNeighborTable(MatrixCRef X, int count, const HnswParameters& parameters,
+    const std::stop_token& stop, const StageProgress& progress)
 {
     const Index n = X.cols();
     const Index m = X.rows();
@@ -71,32 +71,44 @@ NeighborTable approximateNeighborTable(
     // needs (never a float copy of X).
     FloatVector column(m);
     for (Index i = 0; i < n; ++i) {
-        if (i % 256 == 0)
+        if (i % 256 == 0) {
+            if (i > 0)
+                reportProgress(progress, kHnswInsertionShare * double(i) / double(n));
             throwIfStopped(stop, kNeighborSearchStage);
+        }
         column = X.col(i).cast<float>();
         index.addPoint(column.data(), static_cast<hnswlib::labeltype>(i));
     }
+    reportProgress(progress, kHnswInsertionShare);
+    // The queries in blocks, so that the progress is heard between parallel regions.
+    constexpr Index kQueryBlock = 4096;
     std::exception_ptr failure;
+    for (Index q0 = 0; q0 < n && !failure; q0 += kQueryBlock) {
+        throwIfStopped(stop, kNeighborSearchStage);
+        const Index q1 = std::min(n, q0 + kQueryBlock);
 #pragma omp parallel
-    {
-        FloatVector query(m);
-        std::vector<Candidate> list;
+        {
+            FloatVector query(m);
+            std::vector<Candidate> list;
 #pragma omp for schedule(dynamic, 64)
-        for (Index i = 0; i < n; ++i) {
-            if (stop.stop_requested())
-                continue; // abandoned below, after the region
-            try {
-                query = X.col(i).cast<float>();
-                auto hits = index.searchKnn(query.data(), static_cast<std::size_t>(count + 1));
-                list.clear();
-                for (; !hits.empty(); hits.pop())
-                    list.emplace_back(Scalar(hits.top().first), Index(hits.top().second));
-                fillNeighbors(X, i, count, list, table);
-            } catch (...) {
+            for (Index i = q0; i < q1; ++i) {
+                if (stop.stop_requested())
+                    continue; // abandoned below, after the region
+                try {
+                    query = X.col(i).cast<float>();
+                    auto hits = index.searchKnn(query.data(), static_cast<std::size_t>(count + 1));
+                    list.clear();
+                    for (; !hits.empty(); hits.pop())
+                        list.emplace_back(Scalar(hits.top().first), Index(hits.top().second));
+                    fillNeighbors(X, i, count, list, table);
+                } catch (...) {
 #pragma omp critical
-                failure = std::current_exception();
+                    failure = std::current_exception();
+                }
             }
         }
+        reportProgress(
+            progress, kHnswInsertionShare + (1 - kHnswInsertionShare) * double(q1) / double(n));
     }
     if (failure)
         std::rethrow_exception(failure);

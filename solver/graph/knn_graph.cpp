@@ -119,8 +119,8 @@ Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options)
     HnswParameters hnsw;
     hnsw.seed = options.seed;
     const NeighborTable neighbours = usesApproximateSearch(options.search, n)
-        ? approximateNeighborTable(X, options.p, hnsw, options.stop)
-        : nearestNeighborTable(X, options.p, options.stop);
+        ? approximateNeighborTable(X, options.p, hnsw, options.stop, options.progress)
+        : nearestNeighborTable(X, options.p, options.stop, options.progress);
     std::vector<std::pair<Index, Index>> edges;
     edges.reserve(std::size_t(n) * std::size_t(options.p));
     for (Index i = 0; i < n; ++i)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/cancellation.h"
 #include "core/types.h"
 #include "graph/graph.h"
 
@@ -39,6 +40,8 @@ struct KnnOptions {
     // Checked during the neighbour search (the long part): once set, buildKnnGraph throws
     // SetupCancelled (core/cancellation.h).
     std::stop_token stop {};
+    // Hears the neighbour search's progress (core/cancellation.h).
+    StageProgress progress {};
 };
 
 // The sample size of meanPairwiseDistance().

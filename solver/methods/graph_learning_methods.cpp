@@ -74,7 +74,8 @@ void appendGraphLearningMethods(std::vector<MethodEntry>& table)
             // G: adaptive neighbours (section 3), not the kNN graph of context.graph; built
             // once here and shared by every replicate.
             context.beginStage(kNeighborSearchStage);
-            auto G = std::make_shared<const Graph>(adaptiveNeighborGraph(X, o.p, context.stop));
+            auto G = std::make_shared<const Graph>(
+                adaptiveNeighborGraph(X, o.p, context.stop, context.onStageProgress));
             CfOgl probe(X, context.gram, G, options); // validates on the caller's thread
             return [X, gram = context.gram, G, options] {
                 return std::make_unique<CfOgl>(X, gram, G, options);

@@ -38,6 +38,7 @@ std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, Meth
         knn.heatT = o.heatT;
         knn.search = o.knnSearch;
         knn.stop = context.stop;
+        knn.progress = context.onStageProgress;
         context.beginStage(kNeighborSearchStage);
         context.graph = std::make_shared<const Graph>(buildKnnGraph(X, knn));
     }

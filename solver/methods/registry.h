@@ -72,6 +72,8 @@ struct MethodContext {
     std::stop_token stop {};
     // Called as such a step begins, with its stage name (SolveControl::onStage); may be empty.
     std::function<void(std::string_view stage)> onStage;
+    // The neighbour searches' progress within their stage (SolveControl::onStageProgress).
+    StageProgress onStageProgress;
 
     void beginStage(std::string_view stage) const
     {

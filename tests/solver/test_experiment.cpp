@@ -251,6 +251,55 @@ private slots:
         QVERIFY(whole.factorization.stopReason != StopReason::Cancelled);
         QCOMPARE(int(whole.predicted.size()), int(X.cols()));
     }
+    // The neighbour searches report their progress (SolveControl::onStageProgress), and a stop
+    // requested from inside the search, at its first report, ends it there: a cancel mid-search,
+    // not only one set before it began. n = 1,200 gives the exact search five rows of tiles and
+    // HNSW four reports during its insertions.
+    void cancelMidSearch_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<bool>("approximate");
+        QTest::newRow("lccf, exact kNN") << QStringLiteral("lccf") << false;
+        QTest::newRow("gnmf, HNSW") << QStringLiteral("gnmf") << true;
+        QTest::newRow("cf-ogl, adaptive neighbours") << QStringLiteral("cf-ogl") << false;
+    }
+    void cancelMidSearch()
+    {
+        QFETCH(QString, method);
+        QFETCH(bool, approximate);
+        std::vector<int> labels;
+        const Matrix X = planted(12, 4, 300, labels, 17);
+        RunOptions options;
+        options.method = method.toStdString();
+        options.params.rank = 4;
+        options.params.knnSearch = approximate ? KnnSearch::Approximate : KnnSearch::Exact;
+        options.driver.maxIter = 3;
+
+        // Uncancelled: fractions in (0, 1], rising, the last one 1.
+        std::vector<double> fractions;
+        SolveControl watch;
+        watch.onStageProgress = [&fractions](double f) { fractions.push_back(f); };
+        const RunResult whole = runAndCluster(X, labels, options, watch);
+        QVERIFY(whole.cancelledDuring.empty());
+        QVERIFY2(fractions.size() >= 4, qPrintable(QString::number(fractions.size())));
+        QVERIFY(fractions.front() > 0 && fractions.front() < 0.5);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QCOMPARE(fractions.back(), 1.0);
+
+        std::stop_source stop;
+        SolveControl control;
+        control.stop = stop.get_token();
+        int reports = 0;
+        control.onStageProgress = [&](double) {
+            ++reports;
+            stop.request_stop();
+        };
+        const RunResult cancelled = runAndCluster(X, labels, options, control);
+        QCOMPARE(reports, 1);
+        QCOMPARE(cancelled.factorization.stopReason, StopReason::Cancelled);
+        QCOMPARE(cancelled.cancelledDuring, std::string(kNeighborSearchStage));
+        QCOMPARE(cancelled.factorization.V.size(), Eigen::Index(0));
+    }
     // SetupCache: re-runs with the same graph options reuse the kNN graph and the kernel operator
     // (no second search), with the same bits as a run without the cache; other graph options
     // build and keep a new graph.
