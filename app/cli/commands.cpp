@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/commands.h"
+#include "cli/run_progress.h"
 
 #include "core/openmp.h"
 #include "data/image_render.h"
@@ -131,8 +132,14 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
 
     RunResult result;
     try {
+        RunProgress progress(runOptions.driver.maxIter, int(runOptions.driver.startHistory.size()));
         SolveControl control;
         control.stop = stop;
+        if (progress.active()) {
+            control.onStage = [&](std::string_view stage) { progress.stage(stage); };
+            control.onStageProgress = [&](double fraction) { progress.stageProgress(fraction); };
+            control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
+        }
         result = runAndCluster(data.X, data.labels, runOptions, control);
     } catch (const std::exception& e) {
         err << "facet-cli: " << e.what() << Qt::endl;

@@ -2,6 +2,7 @@
 // facet-cli: argument parsing, and the real executable end to end on ORL and Swimmer.
 #include "cli/cli_options.h"
 #include "cli/commands.h"
+#include "cli/run_progress.h"
 #include "cli_process.h"
 #include "test_data.h"
 
@@ -130,6 +131,40 @@ private slots:
         // (METHODS.md 0), which the NMF runs' notes do not (classesSubset).
         QVERIFY(o[u"still_decreasing"_s].toBool());
         QVERIFY2(run.out.contains(u"try --init kmeans"_s), qPrintable(run.out));
+    }
+    // facet-cli run's progress line (cli/run_progress.h): on a terminal the set-up step with its
+    // percentage, then the iterations, redrawn in place and cleared at the end; elsewhere
+    // nothing, so logs and pipes keep only the summary.
+    void runProgressDrawsOnATerminalOnly()
+    {
+        const auto written = [](int terminal) {
+            std::FILE* stream = std::tmpfile();
+            {
+                cli::RunProgress progress(40, 20, stream, terminal);
+                progress.stage("the nearest-neighbour search");
+                progress.stageProgress(0.25); // within 100 ms of the stage's line: skipped
+                progress.stageProgress(1.0); // the end is always drawn
+                progress.stage({});
+                progress.iteration({ 21, 5.5, 0.1, 0 });
+                progress.iteration({ 60, 1.25, 0.01, 0 }); // the limit: always drawn
+            } // the destructor clears the line
+            std::rewind(stream);
+            QByteArray text;
+            char buffer[256];
+            for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, stream)) > 0;)
+                text.append(buffer, qsizetype(n));
+            std::fclose(stream);
+            return text;
+        };
+        QVERIFY(written(0).isEmpty());
+        const QByteArray shown = written(1);
+        QVERIFY2(shown.startsWith("\rthe nearest-neighbour search...\033[K"), shown.constData());
+        QVERIFY(!shown.contains("25 %"));
+        QVERIFY(shown.contains("\rthe nearest-neighbour search: 100 %\033[K"));
+        QVERIFY(!shown.contains("iteration 1/40"));
+        QVERIFY2(shown.contains("\riteration 40/40, objective 1.25 (60 in all)\033[K"),
+            shown.constData());
+        QVERIFY(shown.endsWith("\r\033[K"));
     }
     // LCCF's final normalization rescales V and so lambda Tr(V^T L V): fifteen iterations from the
     // random start leave V far from its scale, and the report and the summary line give both
