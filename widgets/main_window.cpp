@@ -318,7 +318,7 @@ bool MainWindow::canContinue() const
         return false;
     const std::vector<QString> names = warmStartFactors(m_resultOptions.method);
     const Factorization& f = m_result->factorization;
-    return !names.empty() && f.V.rows() == m_resultData->samples()
+    return warmStartContinues(m_resultOptions.method) && f.V.rows() == m_resultData->samples()
         && (names[0] == u"U" ? f.basis.size() > 0 : f.W.size() > 0);
 }
 

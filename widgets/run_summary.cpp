@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_summary.h"
 
-#include "data/mat_writer.h" // warmStartFactors
+#include "data/mat_writer.h" // warmStartContinues
 
 #include <QCoreApplication>
 
@@ -98,7 +98,7 @@ QString stopDescription(const Factorization& f, const RunOptions& options)
 {
     // Run > Continue the shown run takes these methods on from their factors.
     const bool canContinue = f.stopReason == StopReason::MaxIterations && f.stillDecreasing
-        && !warmStartFactors(options.method).empty();
+        && warmStartContinues(options.method);
     // The limit is the iteration a run stopped at: for a continued run (a session's included,
     // which keeps no earlier history) Max iterations after the iterations it continued.
     const int limit

@@ -339,7 +339,8 @@ QString usageText(Command command)
                "                       objective, a new segment); --rank must match, and cnmf\n"
                "                       and ccf need the run's --seed and label options to\n"
                "                       label the same samples (a note says when the file's run\n"
-               "                       differs; the start then counts from 1)\n"
+               "                       differs; the start then counts from 1); cf-ogl starts\n"
+               "                       from W and V as a new run (its graph is learned anew)\n"
                "  --labeled-fraction F | --labeled-per-class N   cnmf, ccf, semignmf\n"
                "  --pixel-order, --data-var, --label-var as for info\n"
                "  --size, --detect-faces, --no-face, --equalize, --noise ... as for info\n"_s;

@@ -249,9 +249,15 @@ std::vector<QString> warmStartFactors(const std::string& method)
 {
     if (method == "nmf" || method == "gnmf" || method == "semignmf" || method == "cnmf")
         return { QStringLiteral("U"), QStringLiteral("V") };
-    if (method == "cf" || method == "lccf" || method == "lcf" || method == "ccf")
+    if (method == "cf" || method == "lccf" || method == "lcf" || method == "ccf"
+        || method == "cf-ogl")
         return { QStringLiteral("W"), QStringLiteral("V") };
     return {};
+}
+
+bool warmStartContinues(const std::string& method)
+{
+    return !warmStartFactors(method).empty() && method != "cf-ogl";
 }
 
 namespace {
@@ -334,7 +340,7 @@ Result<StartFactors> readStartFactors(
     const std::vector<QString> names = warmStartFactors(options.method);
     if (names.empty())
         return Error { QStringLiteral("a start from given factors is for nmf, gnmf, semignmf, "
-                                      "cnmf, cf, lccf, lcf and ccf; %1 keeps other factors")
+                                      "cnmf, cf, lccf, lcf, ccf and cf-ogl; %1 keeps other factors")
                            .arg(QString::fromStdString(method)) };
     const QString& basisSide = names[0];
     const bool nmfFamily = basisSide == u"U";
@@ -390,10 +396,16 @@ Result<StartFactors> readStartFactors(
                 QStringLiteral("%1: facet_run is not the JSON report of a run").arg(file)
             };
         out.notes = startNotes(file, report.object(), options);
-        // Another method's or other labels' objective: a new start, counted from 1.
-        if (!out.notes.isEmpty())
-            out.history.clear();
     }
+    if (out.notes.isEmpty() && !warmStartContinues(method))
+        out.notes << QStringLiteral("%1 starts from the W and V of %2 and learns its graph anew "
+                                    "(Q from the adaptive-neighbour graph, beta from --beta), "
+                                    "which the factors do not carry: a new run, counted from "
+                                    "iteration 1")
+                         .arg(QString::fromStdString(method), file);
+    // Another method's or other labels' objective, or a new graph: a new start, counted from 1.
+    if (!out.notes.isEmpty())
+        out.history.clear();
     return out;
 }
 

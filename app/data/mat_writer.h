@@ -42,9 +42,13 @@ Result<bool> writeFactorsMat(
 Eigen::Index featureOfFilePixel(std::size_t p, const Dataset& data);
 
 // The factors a warm start of `method` takes, as its run exports them: U and V for nmf, gnmf,
-// semignmf, cnmf, W and V for cf, lccf, lcf, ccf (cnmf and ccf map V to their Z,
-// Method::stateFromFactors); none for the other methods, whose state is more than that.
+// semignmf, cnmf, W and V for cf, lccf, lcf, ccf and cf-ogl (cnmf and ccf map V to their Z,
+// cf-ogl learns its graph anew from them: Method::stateFromFactors); none for k-means and PCA.
 std::vector<QString> warmStartFactors(const std::string& method);
+// Whether a start from a run's exported factors continues that run: every method above but
+// cf-ogl, whose learned graph, embedding and beta the factors do not carry (it starts from
+// them as a new run). The explorer offers Run > Continue for these.
+bool warmStartContinues(const std::string& method);
 
 // A warm start read from a file: the factors (DriverOptions::start) and the objective history
 // of the run that ended at them (DriverOptions::startHistory; empty when the file has none, or

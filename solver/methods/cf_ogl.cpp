@@ -318,6 +318,16 @@ std::vector<Matrix> CfOgl::state() const
     return { m_W, m_V, Matrix(q), m_F, Matrix(m_spectrum), Matrix::Constant(1, 1, Scalar(m_beta)) };
 }
 
+std::vector<Matrix> CfOgl::stateFromFactors(std::vector<Matrix> factors) const
+{
+    if (factors.size() != 2 || factors[0].rows() != m_W.rows() || factors[0].cols() != m_W.cols()
+        || factors[1].rows() != m_V.rows() || factors[1].cols() != m_V.cols())
+        return factors; // the driver names the mismatch
+    CfOgl start(*this);
+    start.initializeFrom(std::move(factors[0]), std::move(factors[1]));
+    return start.state();
+}
+
 void CfOgl::restore(const std::vector<Matrix>& state)
 {
     m_W = state.at(0);

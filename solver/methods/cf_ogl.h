@@ -70,6 +70,10 @@ public:
     // { W, V, the values of Q on G's pattern (nnz x 1), F, spectrum, beta (1 x 1) }.
     std::vector<Matrix> state() const override;
     void restore(const std::vector<Matrix>& state) override;
+    // A start from exported W, V (a warm start): the state initializeFrom(W, V) gives, so Q
+    // begins again at Q0, F and beta from it. The exported factors carry no learned graph; a
+    // run started from them is a new segment, not the continuation of the run that wrote them.
+    std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override;
     // CF normalization of W, V (METHODS.md 1.2), after the last iteration only.
     void finalize() override;
     void exportTo(Factorization& out) const override;

@@ -374,6 +374,32 @@ private slots:
         QCOMPARE(second.factorization.segmentStarts, std::vector<int> { 20 });
     }
 
+    // CF_OGL starts from a file's W and V but learns its graph anew (the factors carry no Q, F or
+    // beta): a note says so, and the run counts from 1, even from its own run's file.
+    void cfOglStartsFromTheFactorsAsANewRun()
+    {
+        const Dataset data = images(30, true);
+        const RunResult first = runAndCluster(data.X, data.labels, optionsFor("cf-ogl", 4), {});
+        const QString path = m_dir.filePath(u"ogl_start.mat"_s);
+        QVERIFY(writeFactorsMat(path, data, first, reportOf(data, first, optionsFor("cf-ogl", 4)))
+                    .ok());
+        RunOptions again = optionsFor("cf-ogl", 3);
+        const Result<StartFactors> start = readStartFactors(path, data, again);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        QCOMPARE(start->notes,
+            QStringList { u"cf-ogl starts from the W and V of ogl_start.mat and learns its graph "
+                          u"anew (Q from the adaptive-neighbour graph, beta from --beta), which "
+                          u"the factors do not carry: a new run, counted from iteration 1"_s });
+        QVERIFY(start->history.empty());
+        again.driver.start = std::make_shared<const std::vector<Matrix>>(start->factors);
+        const RunResult second = runAndCluster(data.X, data.labels, again, {});
+        QCOMPARE(second.factorization.iterations, 3);
+        QVERIFY(second.factorization.returnedObjective > 0);
+        QVERIFY(!warmStartContinues("cf-ogl"));
+        QVERIFY(warmStartContinues("lccf"));
+        QVERIFY(!warmStartContinues("kmeans"));
+    }
+
     // The file's run report says when a start does not continue that run: another method, or
     // CNMF with other labelled samples. The start is still made, counted from iteration 1.
     void warmStartFromAnotherRunIsNoted()
@@ -496,9 +522,9 @@ private slots:
         QVERIFY(!start);
         QVERIFY2(start.error().contains(u"30 x 3, but the start needs 31 x 3"_s),
             qPrintable(start.error()));
-        start = readStartFactors(path, data, optionsFor("cf-ogl", 10));
+        start = readStartFactors(path, data, optionsFor("kmeans", 10));
         QVERIFY(!start);
-        QVERIFY(start.error().contains(u"cf-ogl keeps other factors"_s));
+        QVERIFY(start.error().contains(u"kmeans keeps other factors"_s));
         const Dataset unlabelled = images(12, false);
         const RunResult nmf = run(unlabelled, "nmf");
         const QString nmfPath = m_dir.filePath(u"nmf_only.mat"_s);

@@ -305,6 +305,48 @@ private slots:
         reused.step();
         QVERIFY((reused.V() - next).cwiseAbs().maxCoeff() <= 1e-9 * next.cwiseAbs().maxCoeff());
     }
+    // A warm start from exported W, V (DriverOptions::start) is CF_OGL started from them: the
+    // driver's run equals one made with initializeFrom(W, V) and stepped by hand, Q beginning
+    // again at Q0; with the run's history given, the new part is a segment of its own.
+    void warmStartIsInitializeFrom()
+    {
+        const Problem problem = makeProblem(blobs(3, 30, 10, 2.0, 5, nullptr), 8);
+        const auto make = [&] {
+            return std::make_unique<CfOgl>(problem.X, problem.gram, problem.G, options(3, 3));
+        };
+        DriverOptions d;
+        d.maxIter = 6;
+        d.tol = 0;
+        d.seed = 4;
+        const Factorization first = solve(make, d);
+        const std::vector<Matrix> factors { first.W, first.V };
+
+        CfOgl byHand(problem.X, problem.gram, problem.G, options(3, 3));
+        byHand.initializeFrom(first.W, first.V);
+        std::vector<double> expected;
+        for (int t = 0; t < 5; ++t) {
+            byHand.step();
+            expected.push_back(byHand.objective());
+        }
+        d.maxIter = 5;
+        d.start = std::make_shared<const std::vector<Matrix>>(factors);
+        d.startHistory = first.history;
+        const Factorization continued = solve(make, d);
+        QCOMPARE(continued.iterations, 11);
+        QCOMPARE(continued.segmentStarts.front(), 6);
+        for (int t = 0; t < 5; ++t) {
+            const double got = continued.history[std::size_t(6 + t)];
+            QVERIFY2(std::abs(got - expected[std::size_t(t)]) <= 1e-8 * expected[std::size_t(t)],
+                qPrintable(QStringLiteral("iteration %1: %2 against %3")
+                               .arg(t + 1)
+                               .arg(got, 0, 'g', 17)
+                               .arg(expected[std::size_t(t)], 0, 'g', 17)));
+        }
+        // Factors of another shape are left to the driver, which names them.
+        d.start = std::make_shared<const std::vector<Matrix>>(
+            std::vector<Matrix> { first.W, Matrix(first.V.leftCols(2)) });
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, solve(make, d));
+    }
     // Both sparse eigensolvers find the same spectrum, so a run takes the same course on either:
     // the objective at every outer iteration within 1e-9, the same beta segments, the same
     // components at the end (uniform noise: beta must split the graph; blobs: it splits early).

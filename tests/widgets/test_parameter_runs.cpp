@@ -226,7 +226,9 @@ void TestParameterRuns::cfFamilyStopPointsAtTheKMeansStart()
     for (const char* method : { "cf", "lccf", "lcf", "ccf", "nmf", "gnmf", "semignmf", "cnmf" })
         QVERIFY2(stopDescription(stopped, options(method)).contains(u"continue it (Ctrl+Shift+C)"),
             method);
+    // CF_OGL starts from W, V (--init-from) but learns its graph anew: not a continuation.
     QVERIFY(!stopDescription(stopped, options("cf-ogl")).contains(u"continue it"));
+    QVERIFY(!stopDescription(stopped, options("kmeans")).contains(u"continue it"));
     RunOptions weighted = options("nmf");
     weighted.params.ncw = true; // NCW maps the exported factors back into its weighted problem
     QVERIFY(stopDescription(stopped, weighted).contains(u"continue it"));
