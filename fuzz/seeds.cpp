@@ -99,6 +99,12 @@ bool writeMatSeeds(const QString& dir)
         && writeMatio(dir + QStringLiteral("/facet_run.mat"), MAT_FT_MAT5, MAT_COMPRESSION_NONE,
             MAT_C_CHAR, MAT_T_UINT16, { 1, report.size() },
             std::vector<char16_t>(report.begin(), report.end()), "facet_run", false);
+    // The same in UTF-8 char data, whose data tag counts bytes and dimensions characters.
+    const std::string utf8 = "{\"method\": \"gr\xc3\xbc\xc3\x9f\"}";
+    ok = ok
+        && writeMatio(dir + QStringLiteral("/facet_run_utf8.mat"), MAT_FT_MAT5,
+            MAT_COMPRESSION_NONE, MAT_C_CHAR, MAT_T_UTF8, { 1, utf8.size() - 2 },
+            std::vector<char>(utf8.begin(), utf8.end()), "facet_run", false);
     ok = ok
         && writeMatio(dir + QStringLiteral("/v4.mat"), MAT_FT_MAT4, MAT_COMPRESSION_NONE,
             MAT_C_DOUBLE, MAT_T_DOUBLE, { 2, 2 }, std::vector<double> { 1, 2, 3, 4 });
