@@ -24,9 +24,9 @@ std::string clock(double seconds)
 
 } // namespace
 
-SweepProgress::SweepProgress(int total, int alreadyDone, std::FILE* stream)
+SweepProgress::SweepProgress(int total, int alreadyDone, std::FILE* stream, int terminal)
     : m_stream(stream)
-    , m_terminal(isatty(fileno(stream)) == 1)
+    , m_terminal(terminal >= 0 ? terminal == 1 : isatty(fileno(stream)) == 1)
     , m_total(total)
     , m_done(alreadyDone)
     , m_start(std::chrono::steady_clock::now())

@@ -13,7 +13,8 @@ namespace facet::cli {
 class SweepProgress {
 public:
     // `total` cells in the plan, `alreadyDone` of them finished before (a resumed sweep).
-    SweepProgress(int total, int alreadyDone, std::FILE* stream = stderr);
+    // `terminal` forces the choice of form (tests); by default it is isatty(stream).
+    SweepProgress(int total, int alreadyDone, std::FILE* stream = stderr, int terminal = -1);
     // After every finished cell; not thread-safe (the pool serializes its callbacks).
     void cellFinished(const TrialResult& trial);
     // Ends the bar's line.

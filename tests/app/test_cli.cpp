@@ -3,6 +3,7 @@
 #include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "cli/run_progress.h"
+#include "cli/sweep_progress.h"
 #include "cli_process.h"
 #include "test_data.h"
 
@@ -18,6 +19,20 @@ using namespace facet;
 using namespace facet::testing;
 using namespace facet::cli;
 using namespace Qt::StringLiterals;
+
+// What `write` puts into a temporary stream.
+QByteArray streamText(const std::function<void(std::FILE*)>& write)
+{
+    std::FILE* stream = std::tmpfile();
+    write(stream);
+    std::rewind(stream);
+    QByteArray text;
+    char buffer[256];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, stream)) > 0;)
+        text.append(buffer, qsizetype(n));
+    std::fclose(stream);
+    return text;
+}
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -138,8 +153,7 @@ private slots:
     void runProgressDrawsOnATerminalOnly()
     {
         const auto written = [](int terminal) {
-            std::FILE* stream = std::tmpfile();
-            {
+            return streamText([terminal](std::FILE* stream) {
                 cli::RunProgress progress(40, 20, stream, terminal);
                 progress.stage("the nearest-neighbour search");
                 progress.stageProgress(0.25); // within 100 ms of the stage's line: skipped
@@ -147,14 +161,7 @@ private slots:
                 progress.stage({});
                 progress.iteration({ 21, 5.5, 0.1, 0 });
                 progress.iteration({ 60, 1.25, 0.01, 0 }); // the limit: always drawn
-            } // the destructor clears the line
-            std::rewind(stream);
-            QByteArray text;
-            char buffer[256];
-            for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, stream)) > 0;)
-                text.append(buffer, qsizetype(n));
-            std::fclose(stream);
-            return text;
+            }); // the destructor clears the line
         };
         QVERIFY(written(0).isEmpty());
         const QByteArray shown = written(1);
@@ -165,6 +172,39 @@ private slots:
         QVERIFY2(shown.contains("\riteration 40/40, objective 1.25 (60 in all)\033[K"),
             shown.constData());
         QVERIFY(shown.endsWith("\r\033[K"));
+    }
+    // facet-cli sweep's progress (cli/sweep_progress.h): a line per cell in a log, one bar redrawn
+    // in place on a terminal, with the cells done counting a resumed sweep's earlier ones.
+    void sweepProgressInALogAndOnATerminal()
+    {
+        TrialResult t;
+        t.cell = { "nmf", 3, 1, 0 };
+        t.ac = 0.8125;
+        t.nmi = 0.5;
+        t.iterations = 42;
+        t.seconds = 0.25;
+        const QByteArray log = streamText([&](std::FILE* stream) {
+            cli::SweepProgress progress(4, 1, stream, 0);
+            progress.cellFinished(t);
+            progress.finish();
+        });
+        QVERIFY2(log.startsWith("[2/4] nmf c=3 trial 2: AC 0.8125 NMI 0.5000, 42 iterations, "
+                                "0.25 s (ETA "),
+            log.constData());
+        QVERIFY(log.endsWith(")\n"));
+        const QByteArray bar = streamText([&](std::FILE* stream) {
+            cli::SweepProgress progress(4, 1, stream, 1);
+            progress.cellFinished(t);
+            progress.cellFinished(t); // within 100 ms of the last draw: not redrawn
+            progress.cellFinished(t); // the last cell is always drawn
+            progress.finish();
+        });
+        QVERIFY2(
+            bar.startsWith("\r[##############..............] 2/4  50%  ETA "), bar.constData());
+        QCOMPARE(bar.count('\r'), 2);
+        QVERIFY2(bar.contains("\r[############################] 4/4 100%  ETA 0:00  nmf c=3 "
+                              "trial 2: AC 0.812\033[K\n"),
+            bar.constData());
     }
     // LCCF's final normalization rescales V and so lambda Tr(V^T L V): fifteen iterations from the
     // random start leave V far from its scale, and the report and the summary line give both
