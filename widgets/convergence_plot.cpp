@@ -80,6 +80,16 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     m_changeGraph->setName(tr("|relative change|"));
     m_changeGraph->removeFromLegend();
 
+    // A graph method's final normalization rescales V and its graph term: the objective of the
+    // returned factors, a hollow circle at the last iteration (Factorization::returnedObjective).
+    m_returnedGraph = m_plot->addGraph();
+    m_returnedGraph->setLayer(kCurrentLayer);
+    m_returnedGraph->setLineStyle(QCPGraph::lsNone);
+    m_returnedGraph->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(200, 60, 30), 2), Qt::white, 9));
+    m_returnedGraph->setName(tr("returned factors (after the normalization)"));
+    m_returnedGraph->removeFromLegend();
+
     // Dragging or zooming can cross the decades threshold; the labels follow the ticker.
     connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
         [this](const QCPRange& range) { updateNumberFormat(m_plot->yAxis, range); });
@@ -145,6 +155,8 @@ void ConvergencePlot::clearCurrent()
     m_changeGraph->data()->clear();
     m_changeReplicate = -1;
     m_note->setVisible(false);
+    m_returnedGraph->data()->clear();
+    m_returnedGraph->removeFromLegend();
 }
 
 void ConvergencePlot::clear()
@@ -203,6 +215,8 @@ QList<QCPGraph*> ConvergencePlot::objectiveGraphs() const
     QList<QCPGraph*> graphs = m_graphs.values();
     for (const Overlay& overlay : m_overlays)
         graphs.append(overlay.graph);
+    if (!m_returnedGraph->data()->isEmpty())
+        graphs.append(m_returnedGraph);
     return graphs;
 }
 
@@ -246,6 +260,11 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
         line->point1->setCoords(start + 0.5, 1);
         line->point2->setCoords(start + 0.5, 2);
         m_segmentLines.append(line);
+    }
+    if (returnedObjectiveDiffers(factorization)) {
+        m_returnedGraph->addData(
+            double(factorization.history.size()), factorization.returnedObjective);
+        m_returnedGraph->addToLegend();
     }
     if (factorization.method == "pca") {
         m_note->setText(tr("PCA has no iterations: the point is the variance left out\nby the "
@@ -330,6 +349,11 @@ QString ConvergencePlot::describePoint(const QCPGraph& graph, int index) const
 {
     const auto points = graph.data();
     const double objective = points->at(index)->value;
+    if (&graph == m_returnedGraph)
+        return tr("the returned factors, after the final normalization\n(iteration %1)\n"
+                  "objective %2")
+            .arg(int(points->at(index)->key))
+            .arg(format(objective));
     QString text;
     if (graph.name().size() && objectiveGraphs().size() > 1)
         text = graph.name() + QLatin1Char('\n');
@@ -374,7 +398,7 @@ QStringList ConvergencePlot::legendNames() const
 
 void ConvergencePlot::updateLegend()
 {
-    m_plot->legend->setVisible(graphCount() > 1);
+    m_plot->legend->setVisible(graphCount() > 1 || !m_returnedGraph->data()->isEmpty());
 }
 
 QString ConvergencePlot::exportTo(const QString& path)

@@ -73,6 +73,8 @@ public:
     QString noteText() const;
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* relativeChangeGraph() const { return m_changeGraph; }
+    // The returned factors' objective where the final normalization changed it; else empty.
+    QCPGraph* returnedObjectiveGraph() const { return m_returnedGraph; }
     // The current run's objective curve of its first start; null before any data.
     QCPGraph* currentGraph() const
     {
@@ -108,6 +110,7 @@ private:
     QSharedPointer<QCPAxisTicker> m_linearTicker;
     QMap<int, QCPGraph*> m_graphs; // the current run's, by replicate
     QCPGraph* m_changeGraph = nullptr; // on yAxis2
+    QCPGraph* m_returnedGraph = nullptr; // one point: the returned factors' objective, or none
     int m_changeReplicate = -1; // the start whose relative change is shown
     QList<QCPItemStraightLine*> m_segmentLines;
     QCPItemText* m_note = nullptr; // shown for the baselines' one-point histories

@@ -67,12 +67,15 @@ void ConvergencePlot::rescale()
         if (!graph->data()->isEmpty())
             lastIteration = std::max(lastIteration, int((graph->data()->constEnd() - 1)->key));
         // A line needs two points; short histories (PCA has one) show their points as well.
-        graph->setScatterStyle(graph->dataCount() <= kMarkedPoints
-                ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
-                : QCPScatterStyle());
+        if (graph != m_returnedGraph)
+            graph->setScatterStyle(graph->dataCount() <= kMarkedPoints
+                    ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
+                    : QCPScatterStyle());
     }
     m_logScale = positive;
-    m_plot->xAxis->setRange(0, std::max(10, lastIteration + 1));
+    // The returned factors' point sits on the last iteration: room for its circle.
+    const int room = m_returnedGraph->data()->isEmpty() ? 1 : std::max(2, lastIteration / 25);
+    m_plot->xAxis->setRange(0, std::max(10, lastIteration + room));
 
     QCPAxis* y = m_plot->yAxis;
     if (!haveValues) {

@@ -79,6 +79,7 @@ private Q_SLOTS:
     void overlaysHaveALegendAndStableColours();
     void liveReportsAndRelativeChange();
     void segmentStartsAreMarked();
+    void returnedFactorsPoint();
     void hoverShowsTheNearestPoint();
     void exportsPngSvgAndPdf();
     void logTicksStayReadableOnNarrowRanges();
@@ -132,6 +133,38 @@ void TestConvergencePlot::overlaysHaveALegendAndStableColours()
     plot->clear();
     QCOMPARE(plot->graphCount(), 0);
     QCOMPARE(plot->pointCount(), 0);
+}
+
+void TestConvergencePlot::returnedFactorsPoint()
+{
+    // A graph method's normalization lowers the objective far below the last iteration's: one
+    // hollow point at the last iteration, in the legend and inside the axis range; none where
+    // the normalization keeps the objective.
+    auto plot = shownPlot();
+    QVERIFY(plot);
+    Factorization f = history(60, 10);
+    f.method = "lccf";
+    f.returnedObjective = f.history.back() / 1000;
+    plot->showHistory(f, QStringLiteral("LCCF, k = 8"));
+    QCPGraph* returned = plot->returnedObjectiveGraph();
+    QCOMPARE(returned->dataCount(), 1);
+    QCOMPARE(returned->data()->at(0)->key, 60.0);
+    QCOMPARE(returned->data()->at(0)->value, f.returnedObjective);
+    QCOMPARE(plot->graphCount(), 1); // the objective curves: the point is not one
+    QVERIFY(
+        plot->legendNames().contains(QStringLiteral("returned factors (after the normalization)")));
+    QVERIFY(plot->plot()->yAxis->range().lower < f.returnedObjective);
+    QCOMPARE(returned->scatterStyle().shape(), QCPScatterStyle::ssCircle);
+    saveScreenshot(*plot, QStringLiteral("convergence_returned_factors.png"));
+
+    f.returnedObjective = f.history.back();
+    plot->showHistory(f, QStringLiteral("NMF, k = 8"));
+    QCOMPARE(returned->dataCount(), 0);
+    QVERIFY(plot->legendNames().isEmpty());
+    f.returnedObjective = f.history.back() / 1000;
+    plot->showHistory(f, QStringLiteral("LCCF, k = 8"));
+    plot->beginRun(QStringLiteral("LCCF, k = 9"));
+    QCOMPARE(returned->dataCount(), 0);
 }
 
 void TestConvergencePlot::liveReportsAndRelativeChange()
