@@ -364,20 +364,36 @@ QString usageText(Command command)
         + methods;
 }
 
+namespace {
+
+// The command a help topic names; Help (the overview) for none or an unknown one.
+Command helpTopic(const QString& topic)
+{
+    return topic == u"info"          ? Command::Info
+        : topic == u"run"            ? Command::Run
+        : topic == u"export-dataset" ? Command::ExportDataset
+        : topic == u"sweep"          ? Command::Sweep
+        : topic == u"sweep-cell"     ? Command::SweepCell
+        : topic == u"bench"          ? Command::Bench
+                                     : Command::Help;
+}
+
+} // namespace
+
 Result<CliOptions> parseArguments(const QStringList& arguments)
 {
     CliOptions o;
     if (arguments.isEmpty() || arguments.first() == u"help" || arguments.first() == u"--help"
         || arguments.first() == u"-h") {
         o.command = Command::Help;
-        const QString topic = arguments.size() > 1 ? arguments.at(1) : QString();
-        o.helpText = usageText(topic == u"info" ? Command::Info
-                : topic == u"run"               ? Command::Run
-                : topic == u"export-dataset"    ? Command::ExportDataset
-                : topic == u"sweep"             ? Command::Sweep
-                : topic == u"sweep-cell"        ? Command::SweepCell
-                : topic == u"bench"             ? Command::Bench
-                                                : Command::Help);
+        o.helpText = usageText(helpTopic(arguments.size() > 1 ? arguments.at(1) : QString()));
+        return o;
+    }
+    // COMMAND --help (or -h) anywhere among its options: that command's help, as most tools do.
+    if (const Command topic = helpTopic(arguments.first()); topic != Command::Help
+        && (arguments.contains(u"--help"_s) || arguments.contains(u"-h"_s))) {
+        o.command = Command::Help;
+        o.helpText = usageText(topic);
         return o;
     }
     if (arguments.first() == u"--version") {

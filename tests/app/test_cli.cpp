@@ -89,6 +89,29 @@ private slots:
         QVERIFY2(r.error().contains(needle), qPrintable(r.error()));
         QVERIFY(!r.error().contains(u'\n'));
     }
+    // COMMAND --help or -h, anywhere among the options, gives that command's help (exit 0), as
+    // `help COMMAND` does; an unknown command is still refused.
+    void commandHelpFlag()
+    {
+        const auto help = [](const QStringList& arguments) {
+            const Result<CliOptions> r = parseArguments(arguments);
+            return r && r->command == Command::Help ? r->helpText : QString();
+        };
+        QCOMPARE(
+            help({ u"run"_s, u"--dataset"_s, u"x.mat"_s, u"--help"_s }), usageText(Command::Run));
+        QVERIFY(help({ u"run"_s, u"--help"_s }).startsWith(u"Usage: facet-cli run "_s));
+        QCOMPARE(help({ u"sweep"_s, u"-h"_s }), usageText(Command::Sweep));
+        QCOMPARE(help({ u"info"_s, u"--help"_s }), usageText(Command::Info));
+        QCOMPARE(help({ u"bench"_s, u"--help"_s }), usageText(Command::Bench));
+        QCOMPARE(help({ u"help"_s, u"run"_s }), usageText(Command::Run));
+        const Result<CliOptions> unknown = parseArguments({ u"frobnicate"_s, u"--help"_s });
+        QVERIFY(!unknown);
+        QVERIFY2(unknown.error().contains(u"unknown command 'frobnicate'"_s),
+            qPrintable(unknown.error()));
+        const CliRun run = runCli({ u"run"_s, u"--help"_s });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(u"--init-from FILE.mat"_s), qPrintable(run.out));
+    }
     void runsNmfOnOrl()
     {
         const QString orl = facetDataFile(u"ORL_32x32.mat"_s);
