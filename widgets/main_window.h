@@ -25,6 +25,7 @@ class ClusterView;
 class ControlPanel;
 class ConvergencePlot;
 class DatasetInspector;
+class ShortcutsDialog;
 class ExperimentView;
 class ParameterHistory;
 class OvercompleteDemo;
@@ -224,6 +225,7 @@ private:
     QDockWidget* m_runsDock = nullptr;
     OvercompleteDemo* m_demo = nullptr;
     QDockWidget* m_demoDock = nullptr;
+    ShortcutsDialog* m_shortcutsDialog = nullptr; // Help > Keyboard shortcuts, made on first use
     QString m_sessionPath;
     QDockWidget* m_projectionDock = nullptr;
     QAction* m_projectAction = nullptr;

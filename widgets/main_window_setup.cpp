@@ -16,6 +16,7 @@
 #include "reconstruction_view.h"
 #include "representation_view.h"
 #include "run_history_view.h"
+#include "shortcuts_dialog.h"
 #include "vertical_scroll_area.h"
 
 #include <QDockWidget>
@@ -150,7 +151,10 @@ void MainWindow::createMenus()
     save->setShortcut(QKeySequence::Save);
     QAction* saveAs
         = file->addAction(tr("Save session &as..."), this, [this] { saveSessionDialog(true); });
-    saveAs->setShortcut(QKeySequence::SaveAs);
+    // The platform's Save As has no keys on some desktops (and offscreen): Ctrl+Shift+S there.
+    saveAs->setShortcut(QKeySequence(QKeySequence::SaveAs).isEmpty()
+            ? QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)
+            : QKeySequence(QKeySequence::SaveAs));
     file->addSeparator();
     m_projectAction = file->addAction(tr("&Project an image onto the basis..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Project an image"), {},
@@ -211,11 +215,25 @@ void MainWindow::createMenus()
     demo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        if (!m_shortcutsDialog)
+            m_shortcutsDialog = new ShortcutsDialog(collectShortcuts(*this), this);
+        m_shortcutsDialog->show();
+        m_shortcutsDialog->raise();
+        m_shortcutsDialog->activateWindow();
+    });
+    shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
+    shortcuts->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About Facet"), this, [this] {
         QMessageBox::about(this, tr("About Facet"),
-            tr("<b>Facet</b> explores matrix factorizations (NMF, concept "
+            tr("<b>Facet</b> %1 explores matrix factorizations (NMF, concept "
                "factorization and their relatives) of image sets.<br>"
-               "License: GPL-3.0-or-later."));
+               "Qt %2, Eigen %3.%4.%5.<br>"
+               "License: GPL-3.0-or-later.")
+                .arg(QStringLiteral(FACET_VERSION_STRING), QString::fromLatin1(qVersion()))
+                .arg(EIGEN_WORLD_VERSION)
+                .arg(EIGEN_MAJOR_VERSION)
+                .arg(EIGEN_MINOR_VERSION));
     });
 }
 

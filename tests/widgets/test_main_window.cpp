@@ -9,6 +9,7 @@
 #include "jobs/solve_job.h"
 #include "main_window.h"
 #include "main_window_fixture.h"
+#include "shortcuts_dialog.h"
 #include "test_data.h"
 
 #include <QDir>
@@ -17,6 +18,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -47,6 +49,7 @@ private Q_SLOTS:
     void failureKeepsTheLastResult();
     void closingMidRunJoinsTheWorker();
     void openingAFileAddsItToRecentFiles();
+    void shortcutsDialogListsTheActions();
     void aFileThatFailsToLoadKeepsTheDataset();
 };
 
@@ -218,6 +221,52 @@ void TestMainWindow::closingMidRunJoinsTheWorker()
     window.reset();
     // Answers the worker queued before it stopped must find nobody, not a dangling window.
     QTest::qWait(100);
+}
+
+// Help > Keyboard shortcuts (F1) lists the shortcuts as the actions have them: the menus' and
+// the runs table's, none bound twice.
+void TestMainWindow::shortcutsDialogListsTheActions()
+{
+    auto window = makeWindow();
+    auto* action = window->findChild<QAction*>(QStringLiteral("shortcutsAction"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    action->trigger();
+    auto* dialog = window->findChild<ShortcutsDialog*>(QStringLiteral("shortcutsDialog"));
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    const QTableWidget* table = dialog->table();
+    QStringList rows;
+    for (int r = 0; r < table->rowCount(); ++r)
+        rows << QStringLiteral("%1|%2|%3")
+                    .arg(table->item(r, 0)->text(), table->item(r, 1)->text(),
+                        table->item(r, 2)->text());
+    const auto keys = [](QKeySequence k) { return k.toString(QKeySequence::NativeText); };
+    for (const QString& expected : {
+             QStringLiteral("File|Open dataset...|%1").arg(keys(QKeySequence::Open)),
+             QStringLiteral("File|Export factors (MATLAB)...|%1").arg(keys(Qt::CTRL | Qt::Key_E)),
+             QStringLiteral("File|Save session as...|%1")
+                 .arg(keys(QKeySequence(QKeySequence::SaveAs).isEmpty()
+                         ? QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)
+                         : QKeySequence(QKeySequence::SaveAs))),
+             QStringLiteral("Edit|Undo|%1").arg(keys(QKeySequence::Undo)),
+             QStringLiteral("Run|Continue the shown run|%1")
+                 .arg(keys(Qt::CTRL | Qt::SHIFT | Qt::Key_C)),
+             QStringLiteral("Help|Keyboard shortcuts|%1").arg(keys(QKeySequence::HelpContents)),
+             QStringLiteral("Runs|Delete|%1").arg(keys(QKeySequence::Delete)),
+             QStringLiteral("Runs|Rename|F2"),
+         })
+        QVERIFY2(rows.contains(expected),
+            qPrintable(expected + QStringLiteral("\nnot in\n") + rows.join(u'\n')));
+    // No key sequence does two things.
+    QStringList bound;
+    for (int r = 0; r < table->rowCount(); ++r)
+        bound << table->item(r, 2)->text();
+    QCOMPARE(QSet<QString>(bound.begin(), bound.end()).size(), bound.size());
+    // Triggered again, the same dialog comes forward.
+    action->trigger();
+    QCOMPARE(window->findChildren<ShortcutsDialog*>().size(), 1);
+    saveScreenshot(*dialog, QStringLiteral("shortcuts_dialog.png"));
 }
 
 void TestMainWindow::openingAFileAddsItToRecentFiles()
