@@ -113,8 +113,9 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_subruns->setRange(1, 1000);
     m_subruns->setToolTip(tr("Full random restarts per trial; one of them is kept"));
     m_selection->addItems({ tr("Lowest objective"), tr("Best accuracy (oracle selection)") });
-    m_selection->setToolTip(tr("How a trial keeps one of its sub-runs. The accuracy rule looks "
-                               "at the true labels: the papers' optimistic oracle selection."));
+    m_selection->setToolTip(tr("How a trial keeps one of its sub-runs: by the objective of the "
+                               "factors it returned, or by accuracy, which looks at the true "
+                               "labels: the papers' optimistic oracle selection."));
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_threads->setObjectName(u"experimentThreads"_s);
     m_threads->setRange(0, 256);
