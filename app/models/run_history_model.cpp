@@ -186,6 +186,10 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
 
 QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == ObjectiveColumn)
+        return tr("The objective after the last iteration, where the curve ends. A graph method's "
+                  "final normalization changes it; a row's tooltip then gives the returned "
+                  "factors' objective too.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

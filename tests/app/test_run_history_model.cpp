@@ -140,6 +140,9 @@ private Q_SLOTS:
             return model.data(model.index(row, RunHistoryModel::ObjectiveColumn), Qt::ToolTipRole)
                 .toString();
         };
+        QVERIFY(model.headerData(RunHistoryModel::ObjectiveColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"returned factors"_s));
         const RunSummary& gnmf = m_runs[2].summary;
         QVERIFY2(returnedObjectiveDiffers(gnmf.objective, gnmf.returnedObjective),
             qPrintable(u"%1 %2"_s.arg(gnmf.objective).arg(gnmf.returnedObjective)));
