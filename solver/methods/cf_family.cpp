@@ -29,7 +29,7 @@ std::shared_ptr<const CfFamilySetup> prepareCfFamily(
     } else {
         // Not shared through the context, which holds the linear kernel for the other methods.
         context.beginStage(kKernelStage);
-        setup->gram = makeKernel(X, options, notes, context.stop);
+        setup->gram = makeKernel(X, options, notes, context.stop, context.onStageProgress);
     }
 
     if (options.ncw && !rules.ncw) {

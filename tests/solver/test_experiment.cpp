@@ -251,28 +251,45 @@ private slots:
         QVERIFY(whole.factorization.stopReason != StopReason::Cancelled);
         QCOMPARE(int(whole.predicted.size()), int(X.cols()));
     }
-    // The neighbour searches report their progress (SolveControl::onStageProgress), and a stop
-    // requested from inside the search, at its first report, ends it there: a cancel mid-search,
-    // not only one set before it began. n = 1,200 gives the exact search five rows of tiles and
-    // HNSW four reports during its insertions.
+    // The neighbour searches and the formed kernels report their progress
+    // (SolveControl::onStageProgress), and a stop requested from inside the step, at its first
+    // report, ends it there: a cancel in mid-step, not only one set before it began. n = 1,200
+    // gives the exact search five rows of tiles and HNSW four reports during its insertions.
     void cancelMidSearch_data()
     {
         QTest::addColumn<QString>("method");
         QTest::addColumn<bool>("approximate");
-        QTest::newRow("lccf, exact kNN") << QStringLiteral("lccf") << false;
-        QTest::newRow("gnmf, HNSW") << QStringLiteral("gnmf") << true;
-        QTest::newRow("cf-ogl, adaptive neighbours") << QStringLiteral("cf-ogl") << false;
+        QTest::addColumn<int>("kernel"); // KernelKind
+        QTest::addColumn<int>("perClass"); // samples per class, 4 classes
+        QTest::addColumn<QString>("stage");
+        const QString search = QString::fromLatin1(kNeighborSearchStage);
+        const QString kernel = QString::fromLatin1(kKernelStage);
+        const auto linear = int(KernelKind::Linear);
+        QTest::newRow("lccf, exact kNN")
+            << QStringLiteral("lccf") << false << linear << 300 << search;
+        QTest::newRow("gnmf, HNSW") << QStringLiteral("gnmf") << true << linear << 300 << search;
+        QTest::newRow("cf-ogl, adaptive neighbours")
+            << QStringLiteral("cf-ogl") << false << linear << 300 << search;
+        // 4,000 samples: 136 tiles of X^T X in three groups, then the entry transform.
+        QTest::newRow("cf, gaussian kernel")
+            << QStringLiteral("cf") << false << int(KernelKind::Gaussian) << 1000 << kernel;
+        QTest::newRow("lcf, polynomial kernel")
+            << QStringLiteral("lcf") << false << int(KernelKind::Polynomial) << 1000 << kernel;
     }
     void cancelMidSearch()
     {
         QFETCH(QString, method);
         QFETCH(bool, approximate);
+        QFETCH(int, kernel);
+        QFETCH(int, perClass);
+        QFETCH(QString, stage);
         std::vector<int> labels;
-        const Matrix X = planted(12, 4, 300, labels, 17);
+        const Matrix X = planted(12, 4, perClass, labels, 17);
         RunOptions options;
         options.method = method.toStdString();
         options.params.rank = 4;
         options.params.knnSearch = approximate ? KnnSearch::Approximate : KnnSearch::Exact;
+        options.params.kernel = KernelKind(kernel);
         options.driver.maxIter = 3;
 
         // Uncancelled: fractions in (0, 1], rising, the last one 1.
@@ -297,7 +314,7 @@ private slots:
         const RunResult cancelled = runAndCluster(X, labels, options, control);
         QCOMPARE(reports, 1);
         QCOMPARE(cancelled.factorization.stopReason, StopReason::Cancelled);
-        QCOMPARE(cancelled.cancelledDuring, std::string(kNeighborSearchStage));
+        QCOMPARE(QString::fromStdString(cancelled.cancelledDuring), stage);
         QCOMPARE(cancelled.factorization.V.size(), Eigen::Index(0));
     }
     // SetupCache: re-runs with the same graph options reuse the kNN graph and the kernel operator
