@@ -380,7 +380,7 @@ void MainWindow::onStage(quint64 runId, const QString& stage)
     m_stage = stage;
     m_stageFraction = -1;
     if (!stage.isEmpty()) {
-        m_controls->setMessage(tr("setting up")); // the step's name is in the status bar
+        m_controls->setMessage(stageBarText()); // the step's name is in the status bar
     } else {
         m_runClock.start(); // the ETA counts the iterations, not the set-up before them
         if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
@@ -396,8 +396,18 @@ void MainWindow::onStageProgress(quint64 runId, double fraction)
     if (runId != m_runId || !m_running || m_stage.isEmpty())
         return;
     m_stageFraction = fraction;
-    m_controls->setStageProgress(tr("setting up"), fraction);
+    m_controls->setStageProgress(stageBarText(), fraction);
     updateJobStatus(0);
+}
+
+QString MainWindow::stageBarText() const
+{
+    // The baselines' stage is their whole run; the others' is the set-up before the iterations.
+    if (m_runOptions.method == "kmeans")
+        return tr("k-means");
+    if (m_runOptions.method == "pca")
+        return tr("PCA");
+    return tr("setting up");
 }
 
 void MainWindow::updateJobStatus(int iteration)

@@ -183,6 +183,8 @@ private:
     void onProgress(quint64 runId, const QList<IterationReport>& reports);
     void onStage(quint64 runId, const QString& stage);
     void onStageProgress(quint64 runId, double fraction);
+    // The progress bar's word for the running stage: "k-means", "PCA" or "setting up".
+    QString stageBarText() const;
     void onFinished(quint64 runId, const RunResult& result);
     void onFailed(quint64 runId, const QString& message);
     // The convergence plot back on the last good result (after a run that left no factors).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -399,7 +400,8 @@ double objectiveOf(const KRef& X, const std::vector<int>& labels, const KMatrix&
 // -1e-16 and 0, so the k-means baseline's "basis" of non-negative images had negative entries
 // (the explorer drew it on the signed colour map). One more pass over X per start, after rounds
 // that each read X once; like the seeding and the objective, outside lloydSeconds.
-DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng, const std::stop_token& stop)
+DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng, const std::stop_token& stop,
+    const std::function<void(int rounds)>& onRound)
 {
     DoubleResult result;
     result.centroids = seedPlusPlus(X, clusters, rng);
@@ -430,6 +432,7 @@ DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng, const std
         result.converged = moved == 0;
         if (moved == 0 || result.iterations >= maxIter)
             break;
+        onRound(result.iterations);
         if (stop.stop_requested()) {
             result.cancelled = true;
             break;
@@ -459,8 +462,15 @@ KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
     for (int replicate = 0; replicate < options.replicates; ++replicate) {
         // Each replicate has its own stream, so replicate r can be re-run alone.
         Rng rng(deriveSeed(options.seed, std::uint64_t(replicate)));
-        DoubleResult candidate = lloyd(X, options.clusters, options.maxIter, rng, options.stop);
+        const auto onRound = [&](int rounds) {
+            reportProgress(options.progress,
+                (replicate + double(rounds) / options.maxIter) / options.replicates);
+        };
+        DoubleResult candidate
+            = lloyd(X, options.clusters, options.maxIter, rng, options.stop, onRound);
         const bool cancelled = candidate.cancelled || options.stop.stop_requested();
+        if (!cancelled)
+            reportProgress(options.progress, double(replicate + 1) / options.replicates);
         if (replicate == 0 || candidate.objective < best.objective)
             best = std::move(candidate);
         if (cancelled) {

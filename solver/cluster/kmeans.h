@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/cancellation.h"
 #include "core/types.h"
 
 #include <cstdint>
@@ -21,6 +22,10 @@ struct KMeansOptions {
     // round (its labels and centroids are still a consistent assignment and its means), no
     // further start begins, and the best of the starts so far is returned, `cancelled` set.
     std::stop_token stop;
+    // Hears the fraction of the starts done after every Lloyd round (on the calling thread):
+    // start r at round t reports (r + t / maxIter) / replicates, and (r + 1) / replicates when it
+    // ends (unless stopped), so a start that converges early jumps to its end.
+    StageProgress progress;
 };
 
 struct KMeansResult {

@@ -55,6 +55,9 @@ void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& par
         km.cosine = options.cluster.cosine;
         km.seed = clusterSeed;
         km.stop = control.stop; // Cancel stops it between Lloyd rounds
+        km.progress = control.onStageProgress;
+        if (control.onStage)
+            control.onStage(kKMeansStage);
         result.factorization = kmeansBaseline(X, km);
         // V is the k-means indicator: its argmax is the k-means assignment itself.
         result.predicted = clusterRepresentation(
@@ -62,7 +65,8 @@ void runMethod(MatrixCRef X, const RunOptions& options, const MethodOptions& par
     } else if (options.method == "pca") {
         if (control.onStage)
             control.onStage(kPcaStage);
-        result.factorization = pcaBaseline(X, params.rank, nullptr, control.stop);
+        result.factorization
+            = pcaBaseline(X, params.rank, nullptr, control.stop, control.onStageProgress);
     } else {
         MethodContext context;
         context.stop = control.stop;

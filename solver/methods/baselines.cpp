@@ -11,6 +11,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -77,25 +78,36 @@ constexpr Eigen::Index kGramParts = 4;
 constexpr Eigen::Index kGramSplitFrom = 4 * kGramSlab; // 8192 samples
 
 template <typename Derived>
-Matrix lowerGramByDepth(
-    const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std::stop_token& stop)
+Matrix lowerGramByDepth(const Eigen::MatrixBase<Derived>& A, Vector* rowSums,
+    const std::stop_token& stop, const StageProgress& progress)
 {
     const Eigen::Index p = A.rows();
     const Eigen::Index q = A.cols();
     std::array<Matrix, kGramParts> parts;
     std::array<Vector, kGramParts> sums;
-#pragma omp parallel for schedule(static)
     for (Eigen::Index t = 0; t < kGramParts; ++t) {
-        const Eigen::Index begin = q * t / kGramParts;
-        const Eigen::Index end = q * (t + 1) / kGramParts;
         parts[t] = Matrix::Zero(p, p);
         sums[t] = Vector::Zero(p);
-        for (Eigen::Index s = begin; s < end && !stop.stop_requested(); s += kGramSlab) {
+    }
+    // Round r adds the r-th slab of every part, the parts on the team: each part still sums
+    // its slabs in order, and the progress is reported between the rounds, outside the region.
+    const Eigen::Index partLength = (q + kGramParts - 1) / kGramParts;
+    const Eigen::Index rounds = (partLength + kGramSlab - 1) / kGramSlab;
+    for (Eigen::Index r = 0; r < rounds; ++r) {
+        throwIfStopped(stop, kPcaStage);
+#pragma omp parallel for schedule(static)
+        for (Eigen::Index t = 0; t < kGramParts; ++t) {
+            const Eigen::Index begin = q * t / kGramParts;
+            const Eigen::Index end = q * (t + 1) / kGramParts;
+            const Eigen::Index s = begin + r * kGramSlab;
+            if (s >= end)
+                continue;
             const Eigen::Index w = std::min(kGramSlab, end - s);
             parts[t].template selfadjointView<Eigen::Lower>().rankUpdate(A.middleCols(s, w));
             if (rowSums)
                 sums[t] += A.middleCols(s, w).rowwise().sum();
         }
+        reportProgress(progress, double(r + 1) / double(rounds));
     }
     throwIfStopped(stop, kPcaStage);
     for (Eigen::Index t = 1; t < kGramParts; ++t) {
@@ -109,14 +121,15 @@ Matrix lowerGramByDepth(
 
 // Lower triangle of A A^T (A p x q; the upper triangle is not the Gram's), and the row sums of
 // A added into `rowSums` while each slab is in cache. `stop` is checked between slabs
-// (SetupCancelled).
+// (SetupCancelled), and the fraction of the slabs done is reported between them.
 template <typename Derived>
-Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std::stop_token& stop)
+Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std::stop_token& stop,
+    const StageProgress& progress)
 {
     const Eigen::Index p = A.rows();
     const Eigen::Index q = A.cols();
     if (q >= kGramSplitFrom)
-        return lowerGramByDepth(A, rowSums, stop);
+        return lowerGramByDepth(A, rowSums, stop, progress);
     Matrix C = Matrix::Zero(p, p);
     if (rowSums)
         *rowSums = Vector::Zero(p);
@@ -144,18 +157,22 @@ Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std
         }
         if (rowSums)
             *rowSums += A.middleCols(s, w).rowwise().sum();
+        reportProgress(progress, double(s + w) / double(q));
     }
     return C;
 }
 
 // SymmetricLowerProduct that checks the stop token before each product, so Cancel ends
-// Lanczos within one product (SetupCancelled leaves Spectra's loop like any exception).
+// Lanczos within one product (SetupCancelled leaves Spectra's loop like any exception), and
+// reports its products to `onProduct` (their count so far).
 class CancellableProduct {
 public:
     using Scalar = double;
-    CancellableProduct(const SymmetricLowerProduct& product, const std::stop_token& stop)
+    CancellableProduct(const SymmetricLowerProduct& product, const std::stop_token& stop,
+        const std::function<void(Eigen::Index)>& onProduct)
         : m_product(product)
         , m_stop(stop)
+        , m_onProduct(onProduct)
     {
     }
     Eigen::Index rows() const { return m_product.rows(); }
@@ -164,16 +181,29 @@ public:
     {
         throwIfStopped(m_stop, kPcaStage);
         m_product.perform_op(x_in, y_out);
+        if (m_onProduct)
+            m_onProduct(++m_products);
     }
 
 private:
     const SymmetricLowerProduct& m_product;
     std::stop_token m_stop;
+    const std::function<void(Eigen::Index)>& m_onProduct;
+    mutable Eigen::Index m_products = 0;
 };
 
+// How pcaBaseline reports its progress (StageProgress): the Gram matrix's slabs count as this
+// share of the work, Lanczos' products as the rest. On the Intel host of bench/RESULTS.md
+// section 20 COIL-20's solve took about 11 ms for the Gram matrix and 7 for Lanczos, and on the
+// large sets (deep Gram matrices of order 784-1024) nearly all of it was the Gram matrix.
+constexpr double kPcaGramShare = 0.8;
+// Lanczos' products are counted against twice its subspace (COIL-20's rank 20: 53 products for
+// a subspace of 41), and the bar stays below 0.98 until the solve returns.
+constexpr double kPcaProductsExpected = 2.0;
+
 // The `rank` leading eigenvectors of the symmetric C (lower triangle read), largest first.
-Eigen::MatrixXd leadingEigenvectors(
-    const Eigen::MatrixXd& C, int rank, PcaStats& stats, const std::stop_token& stop)
+Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats& stats,
+    const std::stop_token& stop, const StageProgress& progress)
 {
     const Eigen::Index p = C.rows();
     stats.order = p;
@@ -182,7 +212,12 @@ Eigen::MatrixXd leadingEigenvectors(
     if (p >= kLanczosFrom && 2 * subspace <= p) {
         // The products on both threads from order 256 on (core/symmetric_product.h).
         const SymmetricLowerProduct product(C);
-        CancellableProduct op(product, stop);
+        const std::function<void(Eigen::Index)> onProduct = [&](Eigen::Index products) {
+            const double expected = kPcaProductsExpected * double(subspace);
+            reportProgress(progress,
+                kPcaGramShare + (1 - kPcaGramShare) * std::min(0.9, double(products) / expected));
+        };
+        CancellableProduct op(product, stop, onProduct);
         Spectra::SymEigsSolver<CancellableProduct> eigs(op, rank, subspace);
         eigs.init(); // Spectra's fixed start: the result is reproducible
         eigs.compute(Spectra::SortRule::LargestAlge, 1000, 1e-10);
@@ -203,7 +238,8 @@ Eigen::MatrixXd leadingEigenvectors(
 
 } // namespace
 
-Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std::stop_token& stop)
+Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std::stop_token& stop,
+    const StageProgress& progress)
 {
     requireFinite(X);
     const Eigen::Index m = X.rows();
@@ -217,14 +253,16 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
     Matrix U(m, rank);
     double centredNorm2 = 0; // ||Xc||_F^2 = trace of the centred Gram matrix
     Matrix V(n, rank);
+    const StageProgress gramProgress
+        = [&](double fraction) { reportProgress(progress, kPcaGramShare * fraction); };
     if (m <= n) {
         // C = Xc Xc^T = X X^T - n mu mu^T (m x m), without forming Xc; the mean comes from the
         // same pass over X. The scores Xc^T U = X^T U - 1 (mu^T U) are the second pass.
-        Matrix C = lowerGram(X, &mean, stop);
+        Matrix C = lowerGram(X, &mean, stop, gramProgress);
         mean /= Scalar(n);
         C.noalias() -= Scalar(n) * mean * mean.transpose();
         centredNorm2 = double(C.diagonal().sum());
-        U = leadingEigenvectors(C.cast<double>(), rank, stats, stop).cast<Scalar>();
+        U = leadingEigenvectors(C.cast<double>(), rank, stats, stop, progress).cast<Scalar>();
         V.noalias() = X.transpose() * U;
         V.rowwise() -= mean.transpose() * U;
     } else {
@@ -232,7 +270,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         // mu^T mu = 1^T X^T X 1 / n^2, so the centring reads X no more. For an eigenvector e_j
         // of G, u_j = Xc e_j / |Xc e_j| with |Xc e_j|^2 = e_j^T G e_j, and the scores are
         // Xc^T u_j = G e_j / |Xc e_j|: one more pass over X, for [Xc E, mu] together.
-        Matrix G = lowerGram(X.transpose(), nullptr, stop);
+        Matrix G = lowerGram(X.transpose(), nullptr, stop, gramProgress);
         G = Matrix(G.selfadjointView<Eigen::Lower>());
         const Vector Xtmu = G.rowwise().sum() / Scalar(n);
         const Scalar mumu = Xtmu.sum() / Scalar(n);
@@ -240,7 +278,8 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         G.rowwise() -= Xtmu.transpose();
         G.array() += mumu;
         centredNorm2 = double(G.diagonal().sum());
-        const Matrix E = leadingEigenvectors(G.cast<double>(), rank, stats, stop).cast<Scalar>();
+        const Matrix E
+            = leadingEigenvectors(G.cast<double>(), rank, stats, stop, progress).cast<Scalar>();
         Matrix B(n, rank + 1);
         B << E, Vector::Constant(n, Scalar(1) / Scalar(n));
         const Matrix XB = X * B;
@@ -272,6 +311,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
     f.history = { centredNorm2 - double(f.V.squaredNorm()) };
     f.returnedObjective = f.history.back();
     f.stopReason = StopReason::Converged;
+    reportProgress(progress, 1);
     f.log.push_back(stats.lanczos
             ? "PCA: the " + std::to_string(rank) + " leading eigenpairs of the "
                 + std::to_string(stats.order) + " x " + std::to_string(stats.order)

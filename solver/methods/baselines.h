@@ -12,6 +12,8 @@ namespace facet {
 // centroids (m x c), V = the cluster indicator (n x c), history = the final k-means objective,
 // iterations = the kept start's Lloyd rounds; Converged when its last round moved no sample,
 // MaxIterations when it stopped at options.maxIter rounds, Cancelled when options.stop ended it.
+// runAndCluster reports its starts as the stage kKMeansStage (options.progress).
+inline constexpr const char* kKMeansStage = "the k-means restarts";
 Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options);
 
 // How pcaBaseline found its components (the bench's cost model reads it).
@@ -32,9 +34,10 @@ struct PcaStats {
 // variance left out, ||Xc||^2 - ||V||^2. `stop` is checked between the Gram matrix's slabs and
 // before each Lanczos product: once set, pcaBaseline throws SetupCancelled (core/cancellation.h,
 // stage kPcaStage); the full decomposition of a small matrix (order below 64, or a rank near the
-// order) runs to its end.
+// order) runs to its end. `progress` hears the fraction done between the Gram matrix's slabs and
+// after each Lanczos product, and 1 at the end (on the calling thread).
 inline constexpr const char* kPcaStage = "PCA's covariance and eigenvectors";
-Factorization pcaBaseline(
-    MatrixCRef X, int rank, PcaStats* stats = nullptr, const std::stop_token& stop = {});
+Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* stats = nullptr,
+    const std::stop_token& stop = {}, const StageProgress& progress = {});
 
 } // namespace facet

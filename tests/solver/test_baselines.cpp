@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The baselines (k-means on raw data, PCA) and the labelled-subset draw of semi-supervised runs.
+#include "core/cancellation.h"
 #include "core/openmp.h"
 #include "core/symmetric_product.h"
 #include "experiment/labeled_subset.h"
@@ -12,6 +13,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <stop_token>
@@ -55,6 +57,47 @@ private slots:
         QCOMPARE((r.factorization.V.rowwise().sum().array() == 1).count(), X.cols());
         const RunResult whole = runAndCluster(X, truth, o);
         QCOMPARE(whole.factorization.stopReason, StopReason::Converged);
+    }
+    void kmeansBaselineReportsItsStarts()
+    {
+        // runAndCluster names the k-means baseline's stage and passes its progress on: rising
+        // fractions ending at 1, a report at the end of every start; the same assignment as
+        // without a listener. A stop requested from the first report ends the run after that
+        // round, Cancelled, with a whole assignment.
+        std::vector<int> truth;
+        const Matrix X = blobs(6, 4, 25, truth, 1);
+        RunOptions o;
+        o.method = "kmeans";
+        o.cluster.replicates = 5;
+        std::vector<std::string> stages;
+        std::vector<double> fractions;
+        SolveControl watch;
+        watch.onStage = [&](std::string_view stage) { stages.emplace_back(stage); };
+        watch.onStageProgress = [&](double f) { fractions.push_back(f); };
+        const RunResult watched = runAndCluster(X, truth, o, watch);
+        QCOMPARE(stages, std::vector<std::string> { kKMeansStage });
+        QVERIFY2(fractions.size() >= 5, qPrintable(QString::number(fractions.size())));
+        QVERIFY(fractions.front() > 0);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QCOMPARE(fractions.back(), 1.0);
+        for (int r = 1; r <= 5; ++r)
+            QVERIFY(std::find(fractions.begin(), fractions.end(), r / 5.0) != fractions.end());
+        const RunResult plain = runAndCluster(X, truth, o);
+        QVERIFY(watched.factorization.basis == plain.factorization.basis);
+        QCOMPARE(watched.predicted, plain.predicted);
+
+        std::stop_source stop;
+        SolveControl control;
+        control.stop = stop.get_token();
+        int reports = 0;
+        control.onStageProgress = [&](double) {
+            ++reports;
+            stop.request_stop();
+        };
+        const RunResult cancelled = runAndCluster(X, truth, o, control);
+        QCOMPARE(reports, 1);
+        QCOMPARE(cancelled.factorization.stopReason, StopReason::Cancelled);
+        QCOMPARE((cancelled.factorization.V.rowwise().sum().array() == 1).count(), X.cols());
     }
     void kmeansBaselineReportsTheRoundLimit()
     {
@@ -221,6 +264,63 @@ private slots:
                 QVERIFY(again.basis == f.basis);
                 QVERIFY(again.V == f.V);
             }
+        }
+    }
+    void pcaReportsItsProgress_data()
+    {
+        QTest::addColumn<int>("p");
+        QTest::addColumn<int>("q");
+        QTest::addColumn<bool>("lanczos");
+        // The tiles over 3 slabs and Lanczos; the four depth parts in 2 rounds; a full
+        // decomposition (order below 64), then the transposed shapes (the n x n Gram matrix).
+        QTest::newRow("tiles, Lanczos") << 90 << 1200 << true;
+        QTest::newRow("depth parts") << 70 << 9000 << true;
+        QTest::newRow("full decomposition") << 12 << 1500 << false;
+    }
+    void pcaReportsItsProgress()
+    {
+        // Rising fractions in (0, 1], ending at 1, with reports both from the Gram matrix's
+        // slabs (at most kPcaGramShare) and, with Lanczos, from its products; the same bits
+        // as without a listener. A stop requested from the first report throws SetupCancelled
+        // of kPcaStage at the next slab.
+        QFETCH(int, p);
+        QFETCH(int, q);
+        QFETCH(bool, lanczos);
+        Rng rng(3);
+        const Matrix A
+            = rng.uniformMatrix(p, 5) * rng.uniformMatrix(5, q) + 0.05 * rng.uniformMatrix(p, q);
+        for (const Matrix& X : { A, Matrix(A.transpose()) }) {
+            std::vector<double> fractions;
+            PcaStats stats;
+            const Factorization f = pcaBaseline(
+                X, 4, &stats, {}, [&](double fraction) { fractions.push_back(fraction); });
+            QCOMPARE(stats.lanczos, lanczos);
+            QVERIFY2(fractions.size() >= 3, qPrintable(QString::number(fractions.size())));
+            QVERIFY(fractions.front() > 0 && fractions.front() <= 0.5);
+            QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+            QCOMPARE(fractions.back(), 1.0);
+            const auto gram = std::count_if(
+                fractions.begin(), fractions.end(), [](double x) { return x <= 0.8; });
+            QVERIFY(gram >= 2);
+            if (lanczos) // the products' reports between the Gram matrix's and the end
+                QVERIFY(std::any_of(
+                    fractions.begin(), fractions.end(), [](double x) { return x > 0.8 && x < 1; }));
+            const Factorization plain = pcaBaseline(X, 4);
+            QVERIFY(plain.basis == f.basis);
+            QVERIFY(plain.V == f.V);
+
+            std::stop_source stop;
+            int reports = 0;
+            try {
+                pcaBaseline(X, 4, nullptr, stop.get_token(), [&](double) {
+                    ++reports;
+                    stop.request_stop();
+                });
+                QFAIL("the stop was not honoured");
+            } catch (const SetupCancelled& cancelled) {
+                QCOMPARE(cancelled.stage(), std::string(kPcaStage));
+            }
+            QCOMPARE(reports, 1);
         }
     }
     void labeledSubsetByCount()

@@ -275,6 +275,9 @@ private slots:
             << QStringLiteral("cf") << false << int(KernelKind::Gaussian) << 1000 << kernel;
         QTest::newRow("lcf, polynomial kernel")
             << QStringLiteral("lcf") << false << int(KernelKind::Polynomial) << 1000 << kernel;
+        // 4,000 samples: the 12 x 12 covariance in 8 slabs.
+        QTest::newRow("pca, covariance")
+            << QStringLiteral("pca") << false << linear << 1000 << QString::fromLatin1(kPcaStage);
     }
     void cancelMidSearch()
     {
