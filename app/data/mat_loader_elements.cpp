@@ -39,6 +39,29 @@ struct Tag {
     qsizetype next = 0; // where the next element starts (8-byte aligned)
 };
 
+// The bytes of one value of a numeric data type (miINT8 .. miUINT64), else 0.
+quint64 miTypeBytes(std::uint32_t type)
+{
+    switch (type) {
+    case 1: // miINT8
+    case 2: // miUINT8
+        return 1;
+    case 3: // miINT16
+    case 4: // miUINT16
+        return 2;
+    case 5: // miINT32
+    case 6: // miUINT32
+    case 7: // miSINGLE
+        return 4;
+    case 9: // miDOUBLE
+    case 12: // miINT64
+    case 13: // miUINT64
+        return 8;
+    default:
+        return 0;
+    }
+}
+
 class Walker {
 public:
     Walker(const QByteArray& buffer, bool swapped)
@@ -94,6 +117,15 @@ public:
                 : count * quint64(dim);
         }
         p = dims->next;
+        QString shape; // "40 x 64", for the messages
+        for (std::uint32_t d = 0; d < dims->bytes / 4; ++d)
+            shape += (d == 0 ? QString() : QStringLiteral(" x "))
+                + QString::number(std::int32_t(word(dims->dataAt + 4 * d)));
+        QString name;
+        if (const std::optional<Tag> nameTag = readTag(p); nameTag && inside(*nameTag, matrixEnd))
+            name = QString::fromUtf8(m_buffer.constData() + nameTag->dataAt, nameTag->bytes);
+        const QString what = name.isEmpty() ? QStringLiteral("a variable (%1)").arg(shape)
+                                            : QStringLiteral("'%1' (%2)").arg(name, shape);
         if (const QString problem = skipName(p, matrixEnd); !problem.isEmpty())
             return problem;
         if (matClass == Object) // an object's class name follows its array name
@@ -139,6 +171,21 @@ public:
                                           "matrix")
                         .arg(data->bytes)
                         .arg(p);
+                // A numeric array's real part must hold every element its dimensions count:
+                // matio reads as many bytes as the element declares into an array of the
+                // dimensions' size and leaves the rest as it found it (a 40 x 64 'fea' with 10
+                // values loaded, the other 2,550 zero).
+                if (data && matClass > Sparse) {
+                    const quint64 size = miTypeBytes(data->type);
+                    if (size != 0 && count > quint64(data->bytes) / size)
+                        return QStringLiteral("%1 has %2 elements, but its data at byte %3 holds "
+                                              "%4 (%5 bytes): the data is cut short")
+                            .arg(what)
+                            .arg(count)
+                            .arg(p)
+                            .arg(quint64(data->bytes) / size)
+                            .arg(data->bytes);
+                }
             }
             if (matClass == 0 || (matClass >= Char && matClass <= LastNumeric))
                 return {}; // data is read later, by Mat_VarRead, within the memory budget

@@ -3,8 +3,11 @@
 
 #include <QFile>
 
+#include <zlib.h>
+
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace facet {
 namespace {
@@ -119,6 +122,52 @@ QString matV4StructureProblem(const QString& path)
 }
 
 // The k-th top-level element is the k-th variable matio listed.
+// The zlib stream of a compressed element (its `bytes` from the file's current position) must
+// be sound and end inside the element. (Not checked: that it inflates to as many bytes as its
+// matrix's tag declares; matio itself writes a compressed char array 8 bytes short.) A
+// writer that ran out of disk space (matio does not check its fwrite calls) leaves an element
+// whose declared size matches the bytes present but whose stream stops early, and matio inflates
+// such a stream without complaint, filling the rest of the variable with zeros. The stream is
+// inflated into a scratch buffer and discarded: about as long again as matio's own read.
+QString compressedStreamProblem(QFile& file, qint64 bytes)
+{
+    z_stream z {};
+    if (inflateInit(&z) != Z_OK)
+        return QStringLiteral("zlib could not be initialized");
+    constexpr qint64 kInChunk = qint64(1) << 20;
+    std::vector<unsigned char> out(std::size_t(1) << 18);
+    quint64 inflated = 0;
+    int status = Z_OK;
+    for (qint64 left = bytes; status == Z_OK && left > 0;) {
+        QByteArray in = file.read(std::min(left, kInChunk));
+        if (in.isEmpty())
+            break;
+        left -= in.size();
+        z.next_in = reinterpret_cast<Bytef*>(in.data());
+        z.avail_in = uInt(in.size());
+        while (status == Z_OK && (z.avail_in > 0 || z.avail_out == 0)) {
+            z.next_out = out.data();
+            z.avail_out = uInt(out.size());
+            status = inflate(&z, Z_NO_FLUSH);
+            const std::size_t produced = out.size() - z.avail_out;
+            inflated += produced;
+            if (status == Z_BUF_ERROR && produced == 0 && z.avail_in == 0)
+                status = Z_OK; // needs more input
+        }
+    }
+    const QString message = z.msg ? QString::fromLatin1(z.msg) : QString();
+    inflateEnd(&z);
+    if (status == Z_DATA_ERROR || status == Z_MEM_ERROR || status == Z_NEED_DICT
+        || status == Z_STREAM_ERROR)
+        return QStringLiteral("its compressed data is corrupt (zlib: %1)")
+            .arg(message.isEmpty() ? QStringLiteral("error %1").arg(status) : message);
+    if (status != Z_STREAM_END)
+        return QStringLiteral("its compressed data stops after %1 inflated bytes, before the "
+                              "end of its stream (truncated)")
+            .arg(inflated);
+    return {};
+}
+
 QString matV5TruncationProblem(const QString& path, const QStringList& names)
 {
     QFile file(path);
@@ -150,9 +199,18 @@ QString matV5TruncationProblem(const QString& path, const QStringList& names)
                 .arg(end)
                 .arg(size);
         }
-        offset = (end + 7) / 8 * 8; // uncompressed elements are padded to 8 bytes
-        if (word(0) == 15) // miCOMPRESSED is not padded
+        if (word(0) == 15) { // miCOMPRESSED, not padded; the file is at its data
+            if (const QString problem = compressedStreamProblem(file, end - offset - 8);
+                !problem.isEmpty())
+                return QStringLiteral("%1 is damaged: %2")
+                    .arg(qsizetype(k) < names.size()
+                            ? QStringLiteral("variable '%1'").arg(names[qsizetype(k)])
+                            : QStringLiteral("element %1").arg(k + 1),
+                        problem);
             offset = end;
+        } else {
+            offset = (end + 7) / 8 * 8; // uncompressed elements are padded to 8 bytes
+        }
     }
     return {};
 }

@@ -200,6 +200,35 @@ private Q_SLOTS:
         QTest::newRow("compressed cut header")
             << (level5Header() + compressed(matrix(6, { 2, 2 }, "fea")).left(22))
             << QStringList { QStringLiteral("damaged") };
+        // A 40 x 64 'fea' whose data holds 10 values: matio read them and left 2,550 zeros.
+        const QByteArray shortFea
+            = matrix(6, { 40, 64 }, "fea", doubles({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }));
+        QTest::newRow("data cut short")
+            << (level5Header() + shortFea)
+            << QStringList { QStringLiteral("'fea' (40 x 64) has 2560 elements"),
+                   QStringLiteral("holds 10") };
+        QTest::newRow("compressed data cut short")
+            << (level5Header() + compressed(shortFea))
+            << QStringList { QStringLiteral("2560 elements"), QStringLiteral("cut short") };
+        // The stream cut and the element's size made to match the bytes left, as matio writes a
+        // file on a full disk (it sizes the element by the position it reached): matio inflated
+        // what there was and left the rest of 'fea' zero.
+        QByteArray feaBytes;
+        for (int i = 0; i < 2560; ++i) {
+            const double v = (i * 7919) % 1000;
+            feaBytes += QByteArray(reinterpret_cast<const char*>(&v), sizeof v);
+        }
+        QByteArray cut = compressed(matrix(6, { 40, 64 }, "fea", element(9, feaBytes)));
+        cut = cut.left(cut.size() / 2);
+        cut.replace(4, 4, le32(std::uint32_t(cut.size() - 8)));
+        QTest::newRow("compressed stream cut, size matching")
+            << (level5Header() + cut)
+            << QStringList { QStringLiteral("'fea'"), QStringLiteral("truncated") };
+        QByteArray corrupt = compressed(matrix(6, { 40, 64 }, "fea", element(9, feaBytes)));
+        for (qsizetype i = corrupt.size() / 2; i < corrupt.size() / 2 + 16; ++i)
+            corrupt[i] = char(0xFF);
+        QTest::newRow("compressed stream corrupt")
+            << (level5Header() + corrupt) << QStringList { QStringLiteral("damaged") };
     }
 
     void refused()

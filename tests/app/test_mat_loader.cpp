@@ -691,9 +691,11 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(bytes);
         f.close();
+        // Its data holds none of the values the dimensions count (an honest file of that size
+        // would meet the memory budget instead).
         expectError(path,
             { QStringLiteral("'fea'"), QStringLiteral("2147483647 x 2147483647"),
-                QStringLiteral("memory budget") });
+                QStringLiteral("cut short") });
     }
 
     void datasetForms()
