@@ -7,7 +7,6 @@
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
 #include <qcustomplot.h>
 #ifdef FACET_HAVE_QT_SVG
 #include <QSvgGenerator>
@@ -105,10 +104,7 @@ void build(QCustomPlot& plot, const LineChart& chart)
 
 Result<bool> saveBytes(const QString& path, const QByteArray& bytes)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    return true;
+    return writeBytesFile(path, bytes);
 }
 
 QtMessageHandler g_previousHandler = nullptr;

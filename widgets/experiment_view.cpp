@@ -23,7 +23,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
@@ -47,13 +46,10 @@ QString duration(double seconds)
 
 bool writeText(const QString& path, const QString& text, QString* error)
 {
-    QSaveFile file(path);
-    const QByteArray bytes = text.toUtf8();
-    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit())
-        return true;
-    if (error)
-        *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-    return false;
+    const Result<bool> written = writeBytesFile(path, text.toUtf8());
+    if (!written && error)
+        *error = written.error();
+    return bool(written);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/bench_report.h"
+#include "util/atomic_write.h"
 
 #include "bench/bench_wire.h"
 #include "bench/lowrank_data.h"
@@ -118,8 +119,8 @@ Result<bool> writeNpy(const QString& path, MatrixCRef X)
     header.append(QByteArray(64 - (preamble + header.size() + 1) % 64, ' '));
     header.append('\n');
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
+    if (Result<bool> opened = openOutputFile(file, path); !opened)
+        return opened;
     file.write("\x93NUMPY\x01\x00", 8);
     const quint16 length = quint16(header.size());
     file.write(reinterpret_cast<const char*>(&length), 2);
@@ -129,9 +130,7 @@ Result<bool> writeNpy(const QString& path, MatrixCRef X)
         block = X.middleCols(j, std::min<Eigen::Index>(1024, X.cols() - j)).cast<double>();
         file.write(reinterpret_cast<const char*>(block.data()), qint64(block.size()) * 8);
     }
-    if (!file.commit())
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    return true;
+    return commitOutputFile(file, path); // a failed write leaves Qt's error for the commit
 }
 
 Result<FloatBenchOutput> runFloatBench(const std::vector<BenchInput>& inputs,

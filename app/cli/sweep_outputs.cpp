@@ -7,7 +7,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -19,11 +18,7 @@ namespace {
 
 Result<bool> writeText(const QString& path, const QString& text)
 {
-    QSaveFile file(path);
-    const QByteArray bytes = text.toUtf8();
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    return true;
+    return writeBytesFile(path, text.toUtf8());
 }
 
 } // namespace

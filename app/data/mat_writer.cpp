@@ -4,6 +4,7 @@
 #include "data/image_set.h"
 #include "data/mat_loader.h"
 #include "data/mat_loader_structure.h"
+#include "util/atomic_write.h"
 
 #include <QDir>
 #include <QFile>
@@ -186,6 +187,39 @@ QStringList variableNames(const QString& path)
     return names;
 }
 
+// The permissions open(2) gives a new file: 0666 less the process's umask (read from
+// /proc/self/status, since umask(2) can only be read by setting it, which races other threads).
+QFileDevice::Permissions newFilePermissions()
+{
+    unsigned mask = 022;
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : status.readAll().split('\n')) {
+            if (line.startsWith("Umask:")) {
+                bool ok = false;
+                const unsigned value = line.mid(6).trimmed().toUInt(&ok, 8);
+                if (ok)
+                    mask = value;
+            }
+        }
+    }
+    const unsigned mode = 0666u & ~mask;
+    QFileDevice::Permissions permissions;
+    const std::pair<unsigned, QFileDevice::Permission> bits[]
+        = { { 0400, QFileDevice::ReadOwner }, { 0200, QFileDevice::WriteOwner },
+              { 0040, QFileDevice::ReadGroup }, { 0020, QFileDevice::WriteGroup },
+              { 0004, QFileDevice::ReadOther }, { 0002, QFileDevice::WriteOther } };
+    for (const auto& [bit, permission] : bits)
+        if (mode & bit)
+            permissions |= permission;
+    // Qt reports the owner's bits as the user's too; set both.
+    if (permissions & QFileDevice::ReadOwner)
+        permissions |= QFileDevice::ReadUser;
+    if (permissions & QFileDevice::WriteOwner)
+        permissions |= QFileDevice::WriteUser;
+    return permissions;
+}
+
 // Creates `path` through a temporary file beside it: `fill` writes the variables, `check` reads
 // the closed temporary file back (empty: sound, else the problem), and only then is it renamed
 // over `path`, so readers see the old or the new file and never a cut-off one.
@@ -198,6 +232,8 @@ Result<bool> writeMatFile(const QString& path, const char* header,
         return Error {
             QStringLiteral("%1: is a folder; give a file name ending in .mat").arg(path)
         };
+    if (const QString problem = outputTargetProblem(path); !problem.isEmpty())
+        return Error { problem };
     if (!info.absoluteDir().exists())
         return Error {
             QStringLiteral("%1: the folder %2 does not exist").arg(path, info.absolutePath())
@@ -222,10 +258,16 @@ Result<bool> writeMatFile(const QString& path, const char* header,
     // matio does not check its fwrite calls: on a full disk (or past a file-size limit) it closes
     // a cut-off file without a word. Reading the file back, checking every size against the bytes
     // present, catches that before the old file is replaced.
-    if (const QString problem = check(tempPath); !problem.isEmpty())
+    if (QString problem = check(tempPath); !problem.isEmpty()) {
+        problem.remove(
+            QFileInfo(tempPath).fileName() + QStringLiteral(": ")); // the reader's prefix
         return Error { QStringLiteral("%1: the file could not be written completely (disk full?)%2")
                            .arg(path,
                                problem == u"-" ? QString() : QStringLiteral(": ") + problem) };
+    }
+    // QTemporaryFile made the file 0600; give it the target's permissions, or those a new file
+    // gets (0666 less the umask), as QSaveFile does for the JSON and image outputs.
+    QFile::setPermissions(tempPath, info.exists() ? info.permissions() : newFilePermissions());
     // rename(2) replaces the target in one step, so readers see the old or the new file.
     if (std::rename(encoded.constData(), QFile::encodeName(info.absoluteFilePath()).constData())
         != 0)

@@ -5,20 +5,58 @@
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonDocument>
-#include <QSaveFile>
+
+#include <sys/stat.h>
 
 namespace facet {
 
 using namespace Qt::StringLiterals;
 
+QString outputTargetProblem(const QString& path)
+{
+    struct stat status { };
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
+        return {}; // absent (or unreachable: opening the temporary file says why)
+    if (S_ISDIR(status.st_mode))
+        return u"%1: is a folder; give a file name"_s.arg(path);
+    if (!S_ISREG(status.st_mode))
+        return u"%1: is not a regular file (a device, pipe or socket); Facet replaces its output "
+               "files whole, so give the path of a file"_s.arg(path);
+    return {};
+}
+
+Result<bool> openOutputFile(QSaveFile& file, const QString& path)
+{
+    if (const QString problem = outputTargetProblem(path); !problem.isEmpty())
+        return Error { problem };
+    if (!file.open(QIODevice::WriteOnly))
+        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
+    return true;
+}
+
+Result<bool> commitOutputFile(QSaveFile& file, const QString& path)
+{
+    if (!file.flush()) {
+        const QString reason = file.errorString();
+        file.cancelWriting(); // the destructor removes the temporary file
+        return Error { u"cannot write %1: %2"_s.arg(path, reason) };
+    }
+    if (!file.commit())
+        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
+    return true;
+}
+
 Result<bool> writeBytesFile(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    if (file.write(bytes) != bytes.size() || !file.commit())
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    return true;
+    if (Result<bool> opened = openOutputFile(file, path); !opened)
+        return opened;
+    if (file.write(bytes) != bytes.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return Error { u"cannot write %1: %2"_s.arg(path, reason) };
+    }
+    return commitOutputFile(file, path);
 }
 
 Result<bool> writeJsonFile(const QString& path, const QJsonObject& object)
@@ -29,16 +67,15 @@ Result<bool> writeJsonFile(const QString& path, const QJsonObject& object)
 Result<bool> writeImageFile(const QString& path, const QImage& image)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
+    if (Result<bool> opened = openOutputFile(file, path); !opened)
+        return opened;
     QImageWriter writer(&file, QFileInfo(path).suffix().toLatin1());
     if (!writer.write(image)) {
+        const QString reason = writer.errorString();
         file.cancelWriting();
-        return Error { u"cannot write %1: %2"_s.arg(path, writer.errorString()) };
+        return Error { u"cannot write %1: %2"_s.arg(path, reason) };
     }
-    if (!file.commit())
-        return Error { u"cannot write %1: %2"_s.arg(path, file.errorString()) };
-    return true;
+    return commitOutputFile(file, path);
 }
 
 } // namespace facet

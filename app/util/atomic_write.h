@@ -6,13 +6,26 @@
 #include <QByteArray>
 #include <QImage>
 #include <QJsonObject>
+#include <QSaveFile>
 #include <QString>
 
 namespace facet {
 
-// Both write to a temporary file beside the target and rename it over the target only when
-// everything was written (QSaveFile): a full disk or a read-only folder leaves the old file
-// intact and returns a message naming the file and the cause.
+// Every writer here goes through a temporary file beside the target and renames it over the
+// target only when everything was written (QSaveFile): a full disk or a read-only folder leaves
+// the old file intact and returns a message naming the file and the cause.
+
+// Refuses a target that exists and is not a regular file (a device, a FIFO, a socket): renaming
+// the temporary file over it would replace /dev/null or a pipe with a plain file. Empty when the
+// target is a regular file, a link to one, or absent.
+QString outputTargetProblem(const QString& path);
+
+// openOutputFile, then write what it likes, then commitOutputFile. commitOutputFile flushes
+// Qt's write buffer itself before QSaveFile::commit(): in Qt 6.4 commit() renames the file over
+// the target even when the flush of that buffer fails (a full disk: a 0-byte file, reported as
+// written), because only QSaveFile::writeData records errors and the flush does not go through it.
+Result<bool> openOutputFile(QSaveFile& file, const QString& path);
+Result<bool> commitOutputFile(QSaveFile& file, const QString& path);
 
 Result<bool> writeBytesFile(const QString& path, const QByteArray& bytes);
 

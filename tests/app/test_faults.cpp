@@ -19,6 +19,7 @@
 
 #include <csignal>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace facet;
@@ -253,10 +254,15 @@ private Q_SLOTS:
         const auto data = plantedData(60, 200, 6);
         // 200 x 6 doubles of V alone do not fit in 4 KiB, compressed or not.
         const RunResult run = runAndCluster(data->X, data->labels, options("cf", 6, 20));
-        QString bytesError, imageError, matError, factorsError;
+        QString bytesError, smallError, imageError, matError, factorsError;
         {
             const FileSizeLimit limit(4096);
             const Result<bool> a = writeBytesFile(json, QByteArray(100000, 'x'));
+            // Smaller than Qt's 16 KiB write buffer: the write fails only when commit flushes
+            // it, which Qt 6.4's QSaveFile::commit ignored (it renamed a 0-byte file over the
+            // target and returned true).
+            const Result<bool> small = writeBytesFile(json, QByteArray(6000, 'y'));
+            smallError = small.ok() ? QString() : small.error();
             const Result<bool> b = writeImageFile(png, noise);
             const Result<bool> c = writeDatasetMat(mat, *data);
             const Result<bool> d = writeFactorsMat(factors, *data, run, QJsonObject {});
@@ -266,6 +272,8 @@ private Q_SLOTS:
             factorsError = d.ok() ? QString() : d.error();
         }
         QVERIFY2(!bytesError.isEmpty(), "writeBytesFile reported success on a full disk");
+        QVERIFY2(!smallError.isEmpty(), "writeBytesFile reported success on a full disk");
+        QVERIFY2(smallError.contains(json), qPrintable(smallError));
         QVERIFY2(!imageError.isEmpty(), "writeImageFile reported success on a full disk");
         QVERIFY2(bytesError.contains(json), qPrintable(bytesError));
         QVERIFY2(imageError.contains(png), qPrintable(imageError));
@@ -280,6 +288,35 @@ private Q_SLOTS:
             qPrintable(factorsError));
         QCOMPARE(readAll(factors), QByteArray("old contents"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
+    }
+
+    // An output path that names a device or a FIFO is refused: the rename of the temporary
+    // file would have replaced it with a plain file (/dev/null, as root).
+    void nonRegularTargetIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(u"pipe"_s);
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const Result<bool> a = writeBytesFile(fifo, "{}");
+        QVERIFY(!a.ok());
+        QVERIFY2(a.error().contains(u"not a regular file"_s), qPrintable(a.error()));
+        const Result<bool> b = writeDatasetMat(fifo, *plantedData(6, 9, 7));
+        QVERIFY(!b.ok());
+        QVERIFY2(b.error().contains(u"not a regular file"_s), qPrintable(b.error()));
+        QVERIFY(!writeImageFile(fifo, QImage(4, 4, QImage::Format_RGB888)).ok());
+        QFileInfo info(fifo);
+        QVERIFY(!info.isFile() && info.exists()); // still the FIFO
+        const Result<bool> c = writeBytesFile(u"/dev/null"_s, "{}");
+        QVERIFY(!c.ok());
+        QVERIFY(!QFileInfo(u"/dev/null"_s).isFile());
+        // A new MAT file gets 0666 less the umask, as the JSON and image outputs do (it was
+        // left at QTemporaryFile's 0600).
+        const mode_t old = ::umask(022);
+        const QString mat = dir.filePath(u"new.mat"_s);
+        QVERIFY(writeDatasetMat(mat, *plantedData(6, 9, 7)).ok());
+        ::umask(old);
+        QVERIFY(QFileInfo(mat).permissions().testFlag(QFileDevice::ReadOther));
+        QVERIFY(!QFileInfo(mat).permissions().testFlag(QFileDevice::WriteOther));
     }
 
     // A folder the process cannot write: a clear error naming the file. As root, permission bits
