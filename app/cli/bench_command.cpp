@@ -7,6 +7,7 @@
 #include "cli/cli_option_readers.h"
 #include "cli/commands.h"
 #include "core/openmp.h"
+#include "data/dataset_source.h"
 #include "util/atomic_write.h"
 
 #include <Eigen/Core>
@@ -85,6 +86,10 @@ Result<bool> readBenchOptions(const QCommandLineParser& p, CliOptions& o)
     b.datasets = listValue(p.value(u"datasets"_s));
     if (b.datasets.isEmpty())
         return Error { u"--datasets expects a list such as orl,coil20,gen:20000x784"_s };
+    for (const QString& spec : b.datasets)
+        if (spec.startsWith(u"gen:"_s))
+            if (const QString problem = generatedSpecProblem(spec); !problem.isEmpty())
+                return Error { u"--datasets: %1"_s.arg(problem) };
     b.run.methods.clear();
     for (const QString& method : listValue(p.value(u"methods"_s).toLower())) {
         try {

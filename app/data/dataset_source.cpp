@@ -52,23 +52,36 @@ bool isImageFile(const QString& path)
         && sniffImageFormat(file.peek(16)) != ImageFormat::Unknown;
 }
 
-// "gen:NxM": the bench's generated set (bench/lowrank_data.h, seed 0), 10 clusters. Its samples
-// are not images; when m is a square they are drawn as sqrt(m) x sqrt(m) tiles.
-Result<Dataset> makeGenerated(const QString& spec)
+} // namespace
+
+QString generatedSpecProblem(const QString& spec)
 {
     const std::optional<LowRankSpec> parsed
         = parseLowRankName(spec.trimmed().toLower().toStdString());
     if (!parsed || parsed->samples < 1 || parsed->features < 1)
-        return Error { QStringLiteral("%1: a generated set is written gen:NxM with n samples and "
-                                      "m features, both at least 1, e.g. gen:20000x784")
-                           .arg(spec) };
+        return QStringLiteral("%1: a generated set is written gen:NxM with n samples and m "
+                              "features, both at least 1, e.g. gen:20000x784")
+            .arg(spec);
     // The generator's doubles, before Dataset copies them: refuse what cannot fit up front.
     const double bytes = 8.0 * double(parsed->samples) * double(parsed->features);
     constexpr double kMaxBytes = double(qint64(8) << 30);
     if (bytes > kMaxBytes)
-        return Error { QStringLiteral("%1 would need %2 GiB for its data (at most 8)")
-                           .arg(spec)
-                           .arg(bytes / double(1 << 30), 0, 'f', 1) };
+        return QStringLiteral("%1 would need %2 GiB for its data (at most 8)")
+            .arg(spec)
+            .arg(bytes / double(1 << 30), 0, 'f', 1);
+    return {};
+}
+
+namespace {
+
+// "gen:NxM": the bench's generated set (bench/lowrank_data.h, seed 0), 10 clusters. Its samples
+// are not images; when m is a square they are drawn as sqrt(m) x sqrt(m) tiles.
+Result<Dataset> makeGenerated(const QString& spec)
+{
+    if (const QString problem = generatedSpecProblem(spec); !problem.isEmpty())
+        return Error { problem };
+    const std::optional<LowRankSpec> parsed
+        = parseLowRankName(spec.trimmed().toLower().toStdString());
     LowRankData generated = makeLowRankData(*parsed);
     Dataset data;
     data.name = spec.trimmed();

@@ -33,6 +33,11 @@ DatasetKind datasetKind(const QString& spec);
 // Names accepted after "builtin:".
 QStringList builtinDatasetNames();
 
+// A generated set's spec ("gen:NxM") that is malformed or whose data would not fit (over 8 GiB
+// of doubles): the message; empty when it can be generated. loadDataset and facet-cli bench
+// check it before they generate.
+QString generatedSpecProblem(const QString& spec);
+
 // Loads, runs the image steps and the noise of request.preprocess, then request.prepare.
 Result<Dataset> loadDataset(const DatasetRequest& request);
 

@@ -109,6 +109,12 @@ private slots:
         QTest::newRow("ceilings") << (base + QStringList { u"--ceilings"_s, u"always"_s })
                                   << u"--ceilings"_s;
         QTest::newRow("json") << QStringList { u"bench"_s } << u"--json"_s;
+        // Refused before anything is generated: it ended in std::bad_alloc (exit 134).
+        QTest::newRow("generated set too large")
+            << (base + QStringList { u"--datasets"_s, u"gen:1000000x100000"_s })
+            << u"would need 745.1 GiB"_s;
+        QTest::newRow("generated set malformed")
+            << (base + QStringList { u"--datasets"_s, u"gen:0x10"_s }) << u"gen:NxM"_s;
     }
     void rejectsBadBench()
     {
