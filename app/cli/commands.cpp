@@ -86,6 +86,15 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     if (options.threads > 0) {
         omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
     }
+    // The outputs' paths before any work: a typo there found after a long solve cost the solve,
+    // and a JSON already written beside a failed --factors looked like a finished run.
+    for (const auto& [path, image] : { std::pair { options.jsonPath, false },
+             std::pair { options.basisPngPath, true }, std::pair { options.factorsPath, false } })
+        if (!path.isEmpty())
+            if (const QString problem = outputPathProblem(path, image); !problem.isEmpty()) {
+                err << "facet-cli: " << problem << Qt::endl;
+                return kExitFailure;
+            }
     RunTimings timings;
     QElapsedTimer clock;
     clock.start();
@@ -202,6 +211,13 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     for (const std::string& line : f.log)
         out << "log: " << QString::fromStdString(line) << '\n';
     out.flush();
+    if (f.stopReason == StopReason::Cancelled) {
+        // A script must be able to tell an interrupted run from a finished one.
+        err << "facet-cli: interrupted after " << f.iterations
+            << " iterations; the outputs hold the factors so far (stop_reason \"cancelled\")"
+            << Qt::endl;
+        return kExitInterrupted;
+    }
     return kExitOk;
 }
 

@@ -14,15 +14,16 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1; // the input or the run failed; one line on stderr
 inline constexpr int kExitUsage = 2; // the command line was wrong
 // Ctrl+C (128 + SIGINT, the shell's convention): a sweep saved its finished cells (`--resume DIR`
-// continues it); a run stopped in its set-up, before any factors, wrote nothing.
+// continues it); a run stopped in its set-up, before any factors, wrote nothing; a run stopped
+// during its iterations wrote its outputs with the factors so far.
 inline constexpr int kExitInterrupted = 130;
 
 // `facet-cli info DATASET`
 int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err);
 
-// `facet-cli run ...`; `stop` ends the solve early (Ctrl+C): during the iterations the JSON is
-// still written; during the set-up (the neighbour search, a kernel, PCA) nothing is, and the exit
-// code is kExitInterrupted.
+// `facet-cli run ...`; `stop` ends the solve early (Ctrl+C): during the iterations the outputs
+// are still written; during the set-up (the neighbour search, a kernel, PCA) nothing is. Either
+// way the exit code is kExitInterrupted. The output paths are checked before the data is loaded.
 int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
 
 } // namespace facet::cli

@@ -25,6 +25,24 @@ QString outputTargetProblem(const QString& path)
     return {};
 }
 
+QString outputPathProblem(const QString& path, bool imageSuffix)
+{
+    if (path.isEmpty())
+        return u"an output path is empty"_s;
+    if (const QString problem = outputTargetProblem(path); !problem.isEmpty())
+        return problem;
+    const QFileInfo info(path);
+    if (!QFileInfo(info.absolutePath()).isDir())
+        return u"%1: the folder %2 does not exist"_s.arg(path, info.absolutePath());
+    if (imageSuffix) {
+        const QByteArray suffix = info.suffix().toLower().toLatin1();
+        if (!QImageWriter::supportedImageFormats().contains(suffix))
+            return u"%1: '%2' is not an image format Facet can write; use .png"_s.arg(
+                path, QString::fromLatin1(suffix));
+    }
+    return {};
+}
+
 Result<bool> openOutputFile(QSaveFile& file, const QString& path)
 {
     if (const QString problem = outputTargetProblem(path); !problem.isEmpty())

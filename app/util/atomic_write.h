@@ -20,6 +20,11 @@ namespace facet {
 // target is a regular file, a link to one, or absent.
 QString outputTargetProblem(const QString& path);
 
+// Whether `path` can be written before any work is done for it: outputTargetProblem, and its
+// folder must exist. With `imageSuffix`, its suffix must name an image format Qt writes.
+// Empty when it can.
+QString outputPathProblem(const QString& path, bool imageSuffix = false);
+
 // openOutputFile, then write what it likes, then commitOutputFile. commitOutputFile flushes
 // Qt's write buffer itself before QSaveFile::commit(): in Qt 6.4 commit() renames the file over
 // the target even when the flush of that buffer fails (a full disk: a 0-byte file, reported as

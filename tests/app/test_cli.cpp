@@ -250,7 +250,7 @@ private slots:
     }
     // Ctrl+C before the first iteration (the stop token runRun gets from main's SIGINT handler,
     // here set beforehand): during LCCF's neighbour search nothing is written and the exit code
-    // is 130; NMF, whose set-up has no stage to cancel, still writes its cancelled run.
+    // is 130; NMF, whose set-up has no stage to cancel, still writes its cancelled run (also 130).
     void interruptDuringSetUpWritesNothing()
     {
         QTemporaryDir dir;
@@ -273,8 +273,9 @@ private slots:
         QVERIFY2(err.contains(u"cancelled during the nearest-neighbour search"_s), qPrintable(err));
         QVERIFY(!QFileInfo::exists(json));
         err.clear();
-        QCOMPARE(run(u"nmf"_s, err), kExitOk);
-        QVERIFY2(err.isEmpty(), qPrintable(err));
+        // Written, and still 130: a script tells an interrupted run from a finished one.
+        QCOMPARE(run(u"nmf"_s, err), kExitInterrupted);
+        QVERIFY2(err.contains(u"interrupted after"_s), qPrintable(err));
         QCOMPARE(readJson(json)[u"stop_reason"_s].toString(), u"cancelled"_s);
     }
     void classesSubset()
@@ -314,6 +315,39 @@ private slots:
         QVERIFY(run.exitCode != 0);
         QVERIFY2(run.err.contains(needle), qPrintable(run.err));
         QCOMPARE(run.err.trimmed().count(u'\n'), 0);
+    }
+    // The outputs' paths are checked before the data is loaded: a --factors in a missing folder
+    // or a --basis-png that is no image format fails at once, and the JSON, which used to be
+    // written before those failed, is not.
+    void outputPathsAreCheckedFirst_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("factors folder missing")
+            << QStringList { u"--factors"_s, u"/nonexistent/f.mat"_s } << u"/nonexistent"_s;
+        QTest::newRow("basis format") << QStringList { u"--basis-png"_s, u"@DIR@/b.txt"_s }
+                                      << u"'txt' is not an image format"_s;
+        QTest::newRow("factors is a folder")
+            << QStringList { u"--factors"_s, u"@DIR@"_s } << u"is a folder"_s;
+        QTest::newRow("json folder missing")
+            << QStringList { u"--json"_s, u"/nonexistent/r.json"_s } << u"does not exist"_s;
+    }
+    void outputPathsAreCheckedFirst()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, needle);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"r.json"_s);
+        extra.replaceInStrings(u"@DIR@"_s, dir.path());
+        QStringList arguments { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+            u"nmf"_s, u"--rank"_s, u"3"_s, u"--max-iter"_s, u"5"_s };
+        if (!extra.contains(u"--json"_s))
+            arguments << u"--json"_s << json;
+        const CliRun run = runCli(arguments + extra);
+        QCOMPARE(run.exitCode, int(kExitFailure));
+        QVERIFY2(run.err.contains(needle), qPrintable(run.err));
+        QVERIFY2(!run.out.contains(u"swimmer"_s, Qt::CaseInsensitive), qPrintable(run.out));
+        QVERIFY(!QFileInfo::exists(json));
     }
     void infoOnSwimmer()
     {
