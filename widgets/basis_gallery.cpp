@@ -8,9 +8,11 @@
 #include "metrics/basis_usage.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -29,6 +31,7 @@ namespace {
 constexpr int kFitZooms[] = { 400, 300, 200, 150, 100, 75, 50, 33, 25 };
 // When even the smallest zoom needs scrolling, tiles of about this size are still legible.
 constexpr int kScrollingTilePixels = 64;
+constexpr int kMinFitTilePixels = 24;
 
 // A shared range for all images: columnToImage() only scales per image or per sign, and the
 // gallery's point in Shared mode is one fixed range across the set.
@@ -114,24 +117,40 @@ BasisGallery::BasisGallery(QWidget* parent)
     m_scroll->viewport()->installEventFilter(this);
     m_strip->hide();
 
-    auto* tools = new QHBoxLayout;
-    tools->addWidget(new QLabel(tr("Order:"), this));
-    tools->addWidget(m_orderCombo);
-    tools->addSpacing(12);
-    tools->addWidget(new QLabel(tr("Scale:"), this));
-    tools->addWidget(m_scaleCombo);
-    tools->addSpacing(12);
-    tools->addWidget(new QLabel(tr("Zoom:"), this));
-    tools->addWidget(m_zoomSlider, 1);
-    tools->addWidget(m_zoomLabel);
-    tools->addWidget(m_fitButton);
+    // The tools in two groups, side by side, or the zoom under the others when the gallery is
+    // narrower than one row (placeTools): one row held the main window at 540 px of gallery.
+    m_viewTools = new QWidget(this);
+    auto* view = new QHBoxLayout(m_viewTools);
+    view->setContentsMargins(0, 0, 0, 0);
+    view->addWidget(new QLabel(tr("Order:"), this));
+    view->addWidget(m_orderCombo);
+    view->addSpacing(12);
+    view->addWidget(new QLabel(tr("Scale:"), this));
+    view->addWidget(m_scaleCombo);
+    view->addStretch(0);
+    m_zoomTools = new QWidget(this);
+    auto* zoom = new QHBoxLayout(m_zoomTools);
+    zoom->setContentsMargins(0, 0, 0, 0);
+    zoom->addWidget(new QLabel(tr("Zoom:"), this));
+    zoom->addWidget(m_zoomSlider, 1);
+    zoom->addWidget(m_zoomLabel);
+    zoom->addWidget(m_fitButton);
+    m_tools = new QGridLayout;
+    m_tools->setHorizontalSpacing(12);
+    m_tools->setVerticalSpacing(2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(tools);
+    layout->addLayout(m_tools);
     layout->addWidget(m_scroll, 1);
     layout->addWidget(m_strip);
     layout->addWidget(m_colorBar);
+    placeTools(true);
+    // The width of the two-row arrangement: the layout would otherwise hold the gallery at the
+    // width of one row.
+    setMinimumWidth(std::max({ m_viewTools->minimumSizeHint().width(),
+                        m_zoomTools->minimumSizeHint().width(), m_colorBar->minimumWidth() })
+        + 8);
 
     connect(m_zoomSlider, &QSlider::valueChanged, this, [this](int value) {
         m_autoZoom = false;
@@ -198,6 +217,27 @@ void BasisGallery::chooseScaleFor(const Matrix& basis)
     m_choosingScale = false;
 }
 
+void BasisGallery::placeTools(bool oneRow)
+{
+    if (m_tools->count() > 0 && oneRow == m_toolsInOneRow)
+        return;
+    m_toolsInOneRow = oneRow;
+    m_tools->removeWidget(m_viewTools);
+    m_tools->removeWidget(m_zoomTools);
+    m_tools->addWidget(m_viewTools, 0, 0);
+    m_tools->addWidget(m_zoomTools, oneRow ? 0 : 1, oneRow ? 1 : 0);
+    m_tools->setColumnStretch(1, oneRow ? 1 : 0);
+    m_tools->setColumnStretch(0, oneRow ? 0 : 1);
+}
+
+void BasisGallery::resizeEvent(QResizeEvent* event)
+{
+    const int oneRow = m_viewTools->sizeHint().width() + m_tools->horizontalSpacing()
+        + m_zoomTools->minimumSizeHint().width() + 8;
+    placeTools(event->size().width() >= oneRow);
+    QWidget::resizeEvent(event);
+}
+
 bool BasisGallery::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_scroll->viewport() && event->type() == QEvent::Resize)
@@ -210,15 +250,19 @@ void BasisGallery::fitZoom()
     if (!m_autoZoom || m_grid->tileCount() == 0)
         return;
     const QSize area = m_scroll->viewport()->size();
+    const int side = std::max(1, std::max(m_height, m_width));
     int chosen = 0;
     for (int percent : kFitZooms) {
+        // Below kMinFitTilePixels a face is a smudge: scroll instead (40 ORL images in a small
+        // window fitted at 33 %, 10 pixels each).
+        if (side * percent / 100 < kMinFitTilePixels)
+            break;
         if (m_grid->contentHeight(area.width(), percent) <= area.height()) {
             chosen = percent;
             break;
         }
     }
     if (chosen == 0) {
-        const int side = std::max(1, std::max(m_height, m_width));
         chosen = std::clamp(100 * kScrollingTilePixels / side, ImageGrid::kMinZoomPercent, 400);
     }
     m_fitting = true;

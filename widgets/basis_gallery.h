@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QToolButton;
+class QGridLayout;
 class QLabel;
 class QScrollArea;
 class QSlider;
@@ -88,9 +89,12 @@ protected:
     bool event(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
+    // The view tools (order, scale) and the zoom in one row, or the zoom on a second row.
+    void placeTools(bool oneRow);
     // While m_autoZoom: the largest zoom that shows all k images without scrolling.
     void fitZoom();
     void updateColorBar();
@@ -118,6 +122,10 @@ private:
     QSlider* m_zoomSlider = nullptr;
     QLabel* m_zoomLabel = nullptr;
     QToolButton* m_fitButton = nullptr;
+    QWidget* m_viewTools = nullptr;
+    QWidget* m_zoomTools = nullptr;
+    QGridLayout* m_tools = nullptr;
+    bool m_toolsInOneRow = true;
     QScrollArea* m_scroll = nullptr;
     ImageGrid* m_grid = nullptr;
     BasisSamplesStrip* m_strip = nullptr;

@@ -41,6 +41,7 @@ ConfusionHeatmap::ConfusionHeatmap(QWidget* parent)
     , m_note(new QLabel(this))
 {
     m_plot->setObjectName(QStringLiteral("confusionPlot"));
+    m_plot->setMinimumSize(240, 140); // its layout asked for 478 px, which held the window wide
     m_note->setObjectName(QStringLiteral("confusionNote"));
     m_note->setAlignment(Qt::AlignCenter);
     m_note->setWordWrap(true);

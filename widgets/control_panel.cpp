@@ -54,7 +54,13 @@ ControlPanel::ControlPanel(QWidget* parent)
     // From the catalog, so a method added to the solver appears here without a GUI change.
     for (const MethodInfo& info : methodCatalog()) {
         const QString name = QString::fromStdString(info.name);
-        m_method->addItem(QString::fromStdString(info.title), name);
+        // The label first where the title does not begin with it ("CF-OGL — CF with Optimal
+        // Graph Learning"), so a combo narrower than the title still shows which method it is.
+        const QString title = QString::fromStdString(info.title);
+        const QString label = QString::fromStdString(methodLabel(info.name));
+        m_method->addItem(
+            title.startsWith(label, Qt::CaseInsensitive) ? title : tr("%1 — %2").arg(label, title),
+            name);
         m_method->setItemData(
             m_method->count() - 1, QString::fromStdString(info.objective), Qt::ToolTipRole);
     }
@@ -129,11 +135,18 @@ ControlPanel::ControlPanel(QWidget* parent)
     auto* parameterBox = new QGroupBox(tr("Parameters"));
     (new QVBoxLayout(parameterBox))->addWidget(m_params);
 
-    // One row, so the panel fits a 900 pixel high window with the longest parameter list.
+    // Run, Cancel and the progress in one row, with Auto re-run under them: the run bar, which
+    // the main window keeps in view under the scrolling panel (takeRunBar).
+    m_runBar = new QWidget;
+    m_runBar->setObjectName(QStringLiteral("runBar"));
+    auto* runBarLayout = new QVBoxLayout(m_runBar);
+    runBarLayout->setContentsMargins(0, 0, 0, 0);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
+    runBarLayout->addLayout(buttons);
+    runBarLayout->addWidget(m_autoRerun);
     m_autoRerun->setObjectName(QStringLiteral("autoRerunCheck"));
     m_autoRerun->setToolTip(tr("Cancel the running job and start a new one shortly after any "
                                "option changes, so the views follow the sliders"));
@@ -145,8 +158,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     layout->addWidget(datasetBox);
     layout->addWidget(methodBox);
     layout->addWidget(parameterBox);
-    layout->addLayout(buttons);
-    layout->addWidget(m_autoRerun);
+    layout->addWidget(m_runBar);
     layout->addWidget(resultBox);
     layout->addStretch(1);
 
@@ -172,6 +184,12 @@ ControlPanel::ControlPanel(QWidget* parent)
     onMethodChanged();
     resetProgress();
     setState(false, false);
+}
+
+QWidget* ControlPanel::takeRunBar()
+{
+    layout()->removeWidget(m_runBar);
+    return m_runBar;
 }
 
 void ControlPanel::setDatasetSummary(const QString& text, const QString& toolTip)

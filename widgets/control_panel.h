@@ -82,6 +82,10 @@ public:
     void setMessage(const QString& text);
     void resetProgress();
 
+    // Run, Cancel, the progress bar and Auto re-run, taken out of the panel's layout for the
+    // caller's (the main window keeps them in view under the panel's scroll area, so a short
+    // window does not hide them); the caller's layout takes ownership.
+    QWidget* takeRunBar();
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const { return m_progress; }
@@ -118,6 +122,7 @@ private:
     QComboBox* m_normalize = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
+    QWidget* m_runBar = nullptr;
     QProgressBar* m_progress = nullptr;
     QCheckBox* m_autoRerun = nullptr;
     QLabel* m_result = nullptr;

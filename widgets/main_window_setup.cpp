@@ -25,6 +25,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace facet {
 
@@ -44,9 +45,19 @@ void MainWindow::createDocks()
         return dock;
     };
     // Scrolls rather than clips when a method's parameters do not fit the window's height.
+    // Run, Cancel and the progress stay in view under it: in a 700 px high window they were
+    // below the fold.
     auto* controlsScroll = new VerticalScrollArea(m_controls);
     controlsScroll->setObjectName(QStringLiteral("controlsScroll"));
-    addDock(controlsScroll, tr("Controls"), QStringLiteral("controlsDock"), Qt::LeftDockWidgetArea);
+    auto* controlsDock = new QWidget;
+    auto* controlsLayout = new QVBoxLayout(controlsDock);
+    controlsLayout->setContentsMargins(0, 0, 0, 0);
+    controlsLayout->setSpacing(2);
+    controlsLayout->addWidget(controlsScroll, 1);
+    QWidget* runBar = m_controls->takeRunBar();
+    runBar->setContentsMargins(9, 0, 9, 4); // the panel's own margins
+    controlsLayout->addWidget(runBar);
+    addDock(controlsDock, tr("Controls"), QStringLiteral("controlsDock"), Qt::LeftDockWidgetArea);
     QDockWidget* convergence = addDock(
         m_plot, tr("Convergence"), QStringLiteral("convergenceDock"), Qt::RightDockWidgetArea);
     m_clustersDock = addDock(

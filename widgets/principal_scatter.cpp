@@ -55,6 +55,10 @@ PrincipalScatter::PrincipalScatter(QWidget* parent)
     , m_caption(new QLabel(this))
 {
     m_plot->setObjectName(QStringLiteral("principalScatter"));
+    // Its layout asked for 388 px (the legend's row), which with the heatmap beside it held the
+    // main window at 1551 px or more: a laptop's 1366 could not show it. Narrower, the legend
+    // wraps and the axes shrink; the splitter gives it back its room.
+    m_plot->setMinimumSize(220, 150);
     m_caption->setObjectName(QStringLiteral("principalScatterCaption"));
     m_caption->setWordWrap(true);
     m_plot->plotLayout()->insertRow(0);

@@ -49,8 +49,11 @@ ReconstructionView::ReconstructionView(QWidget* parent)
     m_spin->setKeyboardTracking(false);
     m_spin->setToolTip(tr("The sample to show (1-based, in the data's order)"));
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setWordWrap(true); // one line of 470 px held the dock, and the window, that wide
     m_grid->setPlaceholderText(tr("A sample and its reconstruction appear after a run."));
-    m_residualBar->setFixedWidth(420); // a scale, not a banner
+    // A scale, not a banner: up to 420 px, narrower in a narrow dock.
+    m_residualBar->setMinimumWidth(200);
+    m_residualBar->setMaximumWidth(420);
     m_residualBar->setStops(
         { { 0.0, QColor(33, 102, 172) }, { 0.5, Qt::white }, { 1.0, QColor(178, 24, 43) } });
 

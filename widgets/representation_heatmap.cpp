@@ -60,7 +60,7 @@ RepresentationHeatmap::RepresentationHeatmap(QWidget* parent)
     , m_plot(new QCustomPlot(this))
 {
     m_plot->setObjectName(QStringLiteral("representationHeatmap"));
-    setMinimumWidth(260);
+    setMinimumWidth(180); // with the scatter's 220, the dock fits a 1366-pixel screen
     m_plot->plotLayout()->insertRow(0);
     m_title = new QCPTextElement(
         m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));

@@ -17,6 +17,16 @@ VerticalScrollArea::VerticalScrollArea(QWidget* content, QWidget* parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // The content's minimum width changes with what it shows (another method's parameters).
     content->installEventFilter(this);
+    keepNaturalHeight();
+}
+
+void VerticalScrollArea::keepNaturalHeight()
+{
+    // Scroll rather than squeeze: the layout would otherwise press the rows down to their
+    // minimum heights (a spin box's text cut in half, a caption over the row below) before the
+    // scroll bar appeared.
+    if (widget())
+        widget()->setMinimumHeight(widget()->sizeHint().height());
 }
 
 QSize VerticalScrollArea::minimumSizeHint() const
@@ -36,8 +46,10 @@ QSize VerticalScrollArea::sizeHint() const
 
 bool VerticalScrollArea::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == widget() && event->type() == QEvent::LayoutRequest)
+    if (watched == widget() && event->type() == QEvent::LayoutRequest) {
+        keepNaturalHeight();
         updateGeometry();
+    }
     return QScrollArea::eventFilter(watched, event);
 }
 

@@ -17,6 +17,10 @@ public:
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    // Holds the content at least at its size hint's height, so it scrolls instead of squeezing.
+    void keepNaturalHeight();
 };
 
 } // namespace facet

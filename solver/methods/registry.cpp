@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/registry.h"
 
+#include <cctype>
 #include <stdexcept>
+#include <utility>
 
 namespace facet {
 namespace {
@@ -47,6 +49,21 @@ const MethodInfo* findMethod(const std::string& name)
         if (info.name == name)
             return &info;
     return nullptr;
+}
+
+std::string methodLabel(const std::string& name)
+{
+    static const std::pair<const char*, const char*> kLabels[]
+        = { { "nmf", "NMF" }, { "cf", "CF" }, { "lccf", "LCCF" }, { "lcf", "LCF" },
+              { "cnmf", "CNMF" }, { "ccf", "CCF" }, { "cf-ogl", "CF-OGL" }, { "gnmf", "GNMF" },
+              { "semignmf", "SemiGNMF" }, { "kmeans", "k-means" }, { "pca", "PCA" } };
+    for (const auto& [key, label] : kLabels)
+        if (name == key)
+            return label;
+    std::string upper = name;
+    for (char& c : upper)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    return upper;
 }
 
 MethodFactory makeMethodFactory(

@@ -62,6 +62,9 @@ struct MethodInfo {
 
 const std::vector<MethodInfo>& methodCatalog();
 const MethodInfo* findMethod(const std::string& name);
+// The method's short label for tables and titles: "NMF", "CF-OGL", "SemiGNMF", "k-means"; the
+// name in capitals for a name outside the catalog.
+std::string methodLabel(const std::string& name);
 
 // Shared, once-per-data-set pieces (the kernel operator, the kNN graph, ...).
 struct MethodContext {
