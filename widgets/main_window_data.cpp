@@ -162,7 +162,11 @@ void MainWindow::onDatasetFailed(quint64, const DatasetRequest& request, const Q
     if (!isBuiltin(spec) && !QFileInfo::exists(spec))
         m_recent->remove(spec);
     m_inspector->revertChoices();
-    showError(tr("Could not open %1").arg(spec), message);
+    // The loaders' messages begin with the file; the title names it only when they do not.
+    const QString name = QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName();
+    showError(message.contains(name) ? tr("Could not open the dataset")
+                                     : tr("Could not open %1").arg(spec),
+        message);
     Q_EMIT datasetLoadFailed(message);
 }
 

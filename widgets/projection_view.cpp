@@ -3,6 +3,7 @@
 
 #include "data/image_render.h"
 #include "image_grid.h"
+#include "methods/registry.h"
 #include "util/thread_handoff.h"
 
 #include <QFileDialog>
@@ -82,7 +83,7 @@ void ProjectionView::setContext(std::shared_ptr<const Dataset> dataset,
     m_summary->setText(hasContext()
             ? tr("Drop an image on the window, or choose one, to project it onto the %1 basis "
                  "(k = %2).")
-                  .arg(QString::fromStdString(m_options.method))
+                  .arg(QString::fromStdString(methodLabel(m_options.method)))
                   .arg(m_result->factorization.basis.cols())
             : tr("Run a factorization first: new images are expressed in its basis."));
 }

@@ -211,7 +211,7 @@ Result<ImageSet> loadImageFolder(const QString& path)
         if (set.images.empty()) {
             const QString what = subdirs.isEmpty() && files.isEmpty()
                 ? QStringLiteral("the folder is empty")
-                : QStringLiteral("found %1").arg(skipped.summary());
+                : skipped.summary(); // "skipped 1 file(s) that are not images: a.txt"
             return Error { QStringLiteral("%1: no images in the folder or its class subfolders "
                                           "(PGM, PNG, JPEG, BMP, TIFF, GIF, WebP); %2")
                                .arg(path, what) };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/run_history_model.h"
 
+#include "methods/registry.h"
+
 #include <QSet>
 
 #include <algorithm>
@@ -123,7 +125,7 @@ QVariant RunHistoryModel::display(const RunRecord& r, int column) const
     case NameColumn:
         return r.name;
     case MethodColumn:
-        return QString::fromStdString(r.options.method).toUpper();
+        return QString::fromStdString(methodLabel(r.options.method));
     case ParamsColumn:
         return m_paramsFormatter(r.options);
     case SeedColumn:
@@ -147,7 +149,7 @@ QVariant RunHistoryModel::display(const RunRecord& r, int column) const
 QString RunHistoryModel::toolTip(const RunRecord& r) const
 {
     QString tip = u"%1 — %2, %3 iterations (%4)"_s
-                      .arg(r.name, QString::fromStdString(r.options.method).toUpper())
+                      .arg(r.name, QString::fromStdString(methodLabel(r.options.method)))
                       .arg(r.summary.iterations)
                       .arg(QString::fromLatin1(stopReasonName(r.summary.stopReason)));
     if (const double returned = r.summary.returnedObjective;
