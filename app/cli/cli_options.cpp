@@ -385,8 +385,13 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     CliOptions o;
     if (arguments.isEmpty() || arguments.first() == u"help" || arguments.first() == u"--help"
         || arguments.first() == u"-h") {
+        const QString topic = arguments.size() > 1 ? arguments.at(1) : QString();
+        // An unknown topic is a usage error, not the general help with success.
+        if (!topic.isEmpty() && helpTopic(topic) == Command::Help && topic != u"help")
+            return Error { u"help: no command '%1'; the commands are info, run, "
+                           "export-dataset, sweep, sweep-cell and bench"_s.arg(topic) };
         o.command = Command::Help;
-        o.helpText = usageText(helpTopic(arguments.size() > 1 ? arguments.at(1) : QString()));
+        o.helpText = usageText(helpTopic(topic));
         return o;
     }
     // COMMAND --help (or -h) anywhere among its options: that command's help, as most tools do.

@@ -9,7 +9,7 @@
 namespace facet {
 
 Cnmf::Cnmf(MatrixCRef X, int rank, std::shared_ptr<const ConstraintMatrix> A, InitKind init)
-    : Nmf(X, rank, init)
+    : Nmf(X, rank, init, "CNMF")
     , m_A(std::move(A))
 {
     if (!m_A || m_A->rows() != X.cols())

@@ -6,8 +6,9 @@
 
 namespace facet {
 
-Gnmf::Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda, InitKind init)
-    : Nmf(X, rank, init)
+Gnmf::Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda, InitKind init,
+    const char* label)
+    : Nmf(X, rank, init, label)
     , m_graph(std::move(graph))
     , m_lambda(lambda)
 {

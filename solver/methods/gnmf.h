@@ -19,7 +19,7 @@ class Gnmf : public Nmf {
 public:
     // X non-negative; graph: S and D on the n samples; lambda >= 0; init as NMF's.
     Gnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda,
-        InitKind init = InitKind::Random);
+        InitKind init = InitKind::Random, const char* label = "GNMF");
 
     std::string_view name() const override { return "gnmf"; }
 
@@ -38,7 +38,11 @@ private:
 class SemiGnmf : public Gnmf {
 public:
     // Constructed like Gnmf, from the graph applyLabelConstraints() returned.
-    using Gnmf::Gnmf;
+    SemiGnmf(MatrixCRef X, std::shared_ptr<const Graph> graph, int rank, double lambda,
+        InitKind init = InitKind::Random)
+        : Gnmf(X, std::move(graph), rank, lambda, init, "SemiGNMF")
+    {
+    }
 
     std::string_view name() const override { return "semignmf"; }
 };

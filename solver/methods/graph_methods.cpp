@@ -77,7 +77,7 @@ MethodFactory makeSemiGnmf(MatrixCRef X, const MethodOptions& o, MethodContext& 
 {
     const double lambda = graphLambda(o);
     // Validates p, lambda, rank and the data before the label pass.
-    Gnmf probe(X, knnGraph(X, o, context), o.rank, lambda, o.init);
+    Gnmf probe(X, knnGraph(X, o, context), o.rank, lambda, o.init, "SemiGNMF");
     const auto graph
         = std::make_shared<const Graph>(applyLabelConstraints(*context.graph, o.knownLabels));
     return [X, rank = o.rank, lambda, graph, init = o.init] {

@@ -7,6 +7,11 @@
 namespace facet {
 
 Nmf::Nmf(MatrixCRef X, int rank, InitKind init)
+    : Nmf(X, rank, init, "NMF")
+{
+}
+
+Nmf::Nmf(MatrixCRef X, int rank, InitKind init, const char* label)
     : m_X(X)
     , m_rank(rank)
     , m_init(init)
@@ -14,7 +19,7 @@ Nmf::Nmf(MatrixCRef X, int rank, InitKind init)
 {
     requireRank(rank, X.cols());
     requireFinite(X);
-    requireNonNegative(X, "NMF", " (CF handles signed data through its general form)");
+    requireNonNegative(X, label, " (CF handles signed data through its general form)");
 }
 
 void Nmf::initialize(Rng& rng)

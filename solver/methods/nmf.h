@@ -17,6 +17,8 @@ public:
     // X must outlive the method and be non-negative (std::invalid_argument otherwise). `init`
     // chooses the start (METHODS.md section 0, see initialization.h).
     Nmf(MatrixCRef X, int rank, InitKind init = InitKind::Random);
+    // The same, with the method's label for the refusal of negative data (GNMF, CNMF, ...).
+    Nmf(MatrixCRef X, int rank, InitKind init, const char* label);
 
     std::string_view name() const override { return "nmf"; }
     void initialize(Rng& rng) override;

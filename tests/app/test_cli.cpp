@@ -104,6 +104,11 @@ private slots:
         QCOMPARE(help({ u"info"_s, u"--help"_s }), usageText(Command::Info));
         QCOMPARE(help({ u"bench"_s, u"--help"_s }), usageText(Command::Bench));
         QCOMPARE(help({ u"help"_s, u"run"_s }), usageText(Command::Run));
+        QCOMPARE(help({ u"help"_s }), usageText(Command::Help));
+        // `help` with an unknown topic is refused, not answered with the general help and 0.
+        const Result<CliOptions> topic = parseArguments({ u"help"_s, u"export"_s });
+        QVERIFY(!topic);
+        QVERIFY2(topic.error().contains(u"no command 'export'"_s), qPrintable(topic.error()));
         const Result<CliOptions> unknown = parseArguments({ u"frobnicate"_s, u"--help"_s });
         QVERIFY(!unknown);
         QVERIFY2(unknown.error().contains(u"unknown command 'frobnicate'"_s),

@@ -356,13 +356,16 @@ void TestGraphMethods::refusesBadInput()
     // Signed data: GNMF refuses it; LCCF takes the general form of METHODS.md 1.4 and says so.
     Matrix signedX = X;
     signedX.col(0) *= -1;
-    for (const char* method : { "gnmf", "semignmf" }) {
+    // The refusal names the method asked for (it said "NMF needs ..." for all of them).
+    for (const auto& [method, label] :
+        { std::pair { "gnmf", "GNMF needs" }, std::pair { "semignmf", "SemiGNMF needs" } }) {
         try {
             makeMethodFactory(method, signedX, options(3, 1.0));
             QFAIL("signed data accepted");
         } catch (const std::invalid_argument& e) {
             QVERIFY2(
                 QString::fromUtf8(e.what()).contains(QStringLiteral("non-negative")), e.what());
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(QString::fromLatin1(label)), e.what());
         }
     }
     const MethodFactory lccf = makeMethodFactory("lccf", signedX, options(3, 1.0));
