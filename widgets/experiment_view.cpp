@@ -82,7 +82,8 @@ ExperimentView::ExperimentView(QWidget* parent)
     m_start->setObjectName(u"experimentStart"_s);
     m_cancel->setObjectName(u"experimentCancel"_s);
     m_export->setObjectName(u"experimentExport"_s);
-    m_export->setToolTip(tr("Write results.json, results.csv, table.md and the AC/NMI plots, "
+    m_export->setToolTip(tr("Write results.json, results.csv, table.md, summary.csv, "
+                            "summary.json and the AC/NMI plots, "
                             "as facet-cli sweep does"));
     connect(m_start, &QPushButton::clicked, this, &ExperimentView::start);
     connect(m_cancel, &QPushButton::clicked, this, &ExperimentView::cancel);
@@ -374,6 +375,15 @@ bool ExperimentView::exportTo(const QString& path, QString* error)
     if (!writeText(dir.filePath(u"table.md"_s),
             markdownTable(summary, m_options, file.trials, context), error))
         return false;
+    if (!writeText(dir.filePath(u"summary.csv"_s), summaryCsv(summary, m_options), error))
+        return false;
+    if (const Result<bool> written
+        = writeJsonFile(dir.filePath(u"summary.json"_s), summaryJson(summary, m_options, context));
+        !written) {
+        if (error)
+            *error = written.error();
+        return false;
+    }
     for (const auto& [metric, name] :
         { std::pair { Metric::Accuracy, u"ac"_s }, std::pair { Metric::Nmi, u"nmi"_s } }) {
         const Result<QStringList> files = plots::saveLineChart(

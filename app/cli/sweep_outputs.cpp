@@ -58,6 +58,16 @@ Result<QStringList> writeSweepOutputs(const SweepState& state)
         !ok)
         return Error { ok.error() };
     written << table;
+    const QString summaryCsvPath = dir.filePath(u"summary.csv"_s);
+    if (const Result<bool> ok = writeText(summaryCsvPath, summaryCsv(summary, state.options)); !ok)
+        return Error { ok.error() };
+    written << summaryCsvPath;
+    const QString summaryJsonPath = dir.filePath(u"summary.json"_s);
+    if (const Result<bool> ok
+        = writeJsonFile(summaryJsonPath, summaryJson(summary, state.options, context));
+        !ok)
+        return Error { ok.error() };
+    written << summaryJsonPath;
 
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
         return written; // no QApplication (an in-process caller): tables only

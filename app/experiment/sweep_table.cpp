@@ -3,6 +3,9 @@
 
 #include "experiment/sweep_json.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
+
 #include <algorithm>
 #include <cmath>
 
@@ -194,8 +197,11 @@ QString markdownTable(const SweepSummary& s, const ExperimentOptions& o,
 QString resultsCsv(
     const std::vector<TrialResult>& trials, const ExperimentOptions& o, const QStringList& names)
 {
+    // `selection` on every row: with --select accuracy the kept sub-run was chosen by looking at
+    // the truth labels, which METHODS.md 6 asks every output to say.
     QString csv = u"method,param,param_value,clusters,trial,seed,classes,rank,samples,labeled,"
-                  "evaluated,ac,nmi,objective,iterations,stop_reason,subrun,seconds\n"_s;
+                  "evaluated,ac,nmi,objective,iterations,stop_reason,subrun,seconds,selection\n"_s;
+    const QString selection = selectionKey(o);
     const QString param
         = o.parameterSweep() ? QString::fromStdString(sweepParameterName(o.parameter)) : QString();
     const auto full
@@ -211,7 +217,7 @@ QString resultsCsv(
             QString::number(t.samples), QString::number(t.labeled), QString::number(t.evaluated),
             full(t.ac), full(t.nmi), full(t.objective), QString::number(t.iterations),
             QString::fromLatin1(stopReasonName(t.stopReason)), QString::number(t.subrun + 1),
-            QString::number(t.seconds, 'f', 4) };
+            QString::number(t.seconds, 'f', 4), selection };
         // Class names could hold commas or quotes: quote those fields the CSV way.
         for (QString& f : fields)
             if (f.contains(u',') || f.contains(u'"'))
@@ -219,6 +225,89 @@ QString resultsCsv(
         csv += fields.join(u',') + u'\n';
     }
     return csv;
+}
+
+QString selectionKey(const ExperimentOptions& o)
+{
+    if (o.subruns <= 1)
+        return u"single"_s;
+    return o.selection == SubrunSelection::Accuracy ? u"oracle-best-ac"_s : u"lowest-objective"_s;
+}
+
+namespace {
+
+// One summary line per (series, row): the row's c, or "avg" for the average row.
+template <class Visit>
+void forEachSummaryCell(const SweepSummary& summary, const ExperimentOptions& o, Visit visit)
+{
+    for (std::size_t k = 0; k < summary.series.size(); ++k) {
+        const QString series = seriesLabel(summary.series[k], o);
+        for (std::size_t r = 0; r < summary.clusters.size(); ++r)
+            if (summary.cells[r][k].ac.count > 0)
+                visit(summary.series[k], series, QString::number(summary.clusters[r]),
+                    summary.cells[r][k]);
+        if (summary.average[k].ac.count > 0)
+            visit(summary.series[k], series, u"avg"_s, summary.average[k]);
+    }
+}
+
+} // namespace
+
+QString summaryCsv(const SweepSummary& summary, const ExperimentOptions& o)
+{
+    QString csv = u"series,method,param,param_value,clusters,trials,ac_mean,ac_std,nmi_mean,"
+                  "nmi_std,selection\n"_s;
+    const QString param
+        = o.parameterSweep() ? QString::fromStdString(sweepParameterName(o.parameter)) : QString();
+    const auto full
+        = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QString(); };
+    const QString selection = selectionKey(o);
+    forEachSummaryCell(summary, o,
+        [&](const SeriesKey& key, const QString& series, const QString& row,
+            const MetricStats& stats) {
+            QStringList fields { series, QString::fromStdString(key.method), param,
+                o.parameterSweep() ? full(o.parameterValues.at(std::size_t(key.parameterIndex)))
+                                   : QString(),
+                row, QString::number(stats.ac.count), full(stats.ac.mean), full(stats.ac.std),
+                full(stats.nmi.mean), full(stats.nmi.std), selection };
+            for (QString& f : fields)
+                if (f.contains(u',') || f.contains(u'"'))
+                    f = u'"' + QString(f).replace(u"\""_s, u"\"\""_s) + u'"';
+            csv += fields.join(u',') + u'\n';
+        });
+    return csv;
+}
+
+QJsonObject summaryJson(
+    const SweepSummary& summary, const ExperimentOptions& o, const TableContext& context)
+{
+    QJsonArray rows;
+    const auto number = [](double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); };
+    forEachSummaryCell(summary, o,
+        [&](const SeriesKey& key, const QString& series, const QString& row,
+            const MetricStats& stats) {
+            QJsonObject line { { u"series"_s, series },
+                { u"method"_s, QString::fromStdString(key.method) },
+                { u"clusters"_s, row == u"avg"_s ? QJsonValue(row) : QJsonValue(row.toInt()) },
+                { u"trials"_s, stats.ac.count }, { u"ac_mean"_s, number(stats.ac.mean) },
+                { u"ac_std"_s, number(stats.ac.std) }, { u"nmi_mean"_s, number(stats.nmi.mean) },
+                { u"nmi_std"_s, number(stats.nmi.std) } };
+            if (o.parameterSweep()) {
+                line[u"param"_s] = QString::fromStdString(sweepParameterName(o.parameter));
+                line[u"param_value"_s] = o.parameterValues.at(std::size_t(key.parameterIndex));
+            }
+            rows.append(line);
+        });
+    return { { u"format"_s, u"facet-sweep-summary-1"_s }, { u"dataset"_s, context.datasetName },
+        { u"samples"_s, context.samples }, { u"classes"_s, context.classes },
+        { u"cells_planned"_s, context.cellsPlanned },
+        { u"cells_finished"_s, context.cellsFinished }, { u"selection"_s, selectionKey(o) },
+        { u"selection_note"_s, context.selection },
+        { u"note"_s,
+            u"mean and sample standard deviation over the trials of each c (\"trials\"); "
+            "the \"avg\" rows are the mean of the per-c means over the rows with trials, "
+            "their std null (the papers' Avg. row); AC and NMI as fractions"_s },
+        { u"rows"_s, rows } };
 }
 
 } // namespace facet

@@ -3,6 +3,7 @@
 
 #include "experiment/summary.h"
 
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -33,6 +34,17 @@ struct TableContext {
 QString markdownTable(const SweepSummary& summary, const ExperimentOptions& options,
     const std::vector<TrialResult>& trials, const TableContext& context,
     const QStringList& compare = {});
+
+// The kept sub-run's selection as a key for CSV and JSON: "single", "lowest-objective" or
+// "oracle-best-ac" (METHODS.md 6: the oracle choice is labelled in every output).
+QString selectionKey(const ExperimentOptions& options);
+
+// summary.csv and summary.json: the table of table.md as data, one line per series and c (mean,
+// sample std and count of the trials' AC and NMI, as fractions) and per series the average
+// row ("avg", the papers' Avg.: the mean of the per-c means).
+QString summaryCsv(const SweepSummary& summary, const ExperimentOptions& options);
+QJsonObject summaryJson(
+    const SweepSummary& summary, const ExperimentOptions& options, const TableContext& context);
 
 // results.csv: one line per finished cell, full precision.
 QString resultsCsv(const std::vector<TrialResult>& trials, const ExperimentOptions& options,

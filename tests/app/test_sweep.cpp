@@ -229,6 +229,33 @@ private slots:
         const QString csv = resultsCsv(trials, o, { u"a"_s, u"b,c"_s });
         QCOMPARE(csv.count(u'\n'), 9);
         QVERIFY(csv.startsWith(u"method,param,param_value,clusters,trial,seed"_s));
+        QVERIFY(csv.section(u'\n', 0, 0).endsWith(u",selection"_s));
+        QVERIFY(csv.section(u'\n', 1, 1).endsWith(u",single"_s));
+
+        // The same table as data (METHODS.md 6: Markdown, CSV and JSON): per series and c, then
+        // the average row, with the selection on every line.
+        const QString summary = summaryCsv(s, o);
+        QCOMPARE(summary.count(u'\n'), 7); // header, 2 series x (2 rows + avg)
+        QVERIFY2(summary.contains(u"nmf,nmf,,,2,2,0.80000000000000004,0.14142135623730953,"_s),
+            qPrintable(summary));
+        QVERIFY2(summary.contains(u"cf,cf,,,avg,2,0.69999999999999996,,"_s), qPrintable(summary));
+        const QJsonObject json = summaryJson(s, o, { u"Hand"_s, 40, 6, 8, 8, selectionLabel(o) });
+        const QJsonArray rows = json.value(u"rows"_s).toArray();
+        QCOMPARE(rows.size(), 6);
+        QCOMPARE(rows.at(0)[u"series"_s].toString(), u"nmf"_s);
+        QCOMPARE(rows.at(0)[u"clusters"_s].toInt(), 2);
+        QCOMPARE(rows.at(0)[u"ac_mean"_s].toDouble(), 0.8);
+        QCOMPARE(rows.at(2)[u"clusters"_s].toString(), u"avg"_s);
+        QCOMPARE(rows.at(2)[u"ac_mean"_s].toDouble(), 0.75);
+        QVERIFY(rows.at(2)[u"ac_std"_s].isNull());
+        QCOMPARE(json.value(u"selection"_s).toString(), u"single"_s);
+        // The oracle choice is labelled in every output, the CSVs included.
+        o.subruns = 3;
+        o.selection = SubrunSelection::Accuracy;
+        QVERIFY(resultsCsv(trials, o, {}).section(u'\n', 1, 1).endsWith(u",oracle-best-ac"_s));
+        QVERIFY(summaryCsv(s, o).section(u'\n', 1, 1).endsWith(u",oracle-best-ac"_s));
+        o.selection = SubrunSelection::Objective;
+        QVERIFY(summaryCsv(s, o).section(u'\n', 1, 1).endsWith(u",lowest-objective"_s));
     }
     void trialJsonRoundTrip()
     {
@@ -263,8 +290,8 @@ private slots:
         const QString a = dir.filePath(u"a"_s);
         const CliRun first = runCli(sweep + QStringList { u"--threads"_s, u"2"_s, u"--out"_s, a });
         QVERIFY2(first.exitCode == 0, qPrintable(first.err));
-        for (const char* name :
-            { "results.json", "results.csv", "table.md", "ac.png", "nmi.png", "ac.pdf", "nmi.pdf" })
+        for (const char* name : { "results.json", "results.csv", "table.md", "summary.csv",
+                 "summary.json", "ac.png", "nmi.png", "ac.pdf", "nmi.pdf" })
             QVERIFY2(QFile::exists(QDir(a).filePath(QString::fromLatin1(name))), name);
         const QJsonObject results = readJson(QDir(a).filePath(u"results.json"_s));
         QVERIFY(results.value(u"complete"_s).toBool());

@@ -133,7 +133,8 @@ void TestExperimentView::runFillsTableAndPlots()
     QTemporaryDir dir;
     QString error;
     QVERIFY2(view->exportTo(dir.path(), &error), qPrintable(error));
-    for (const char* name : { "results.json", "results.csv", "table.md", "ac.png", "nmi.pdf" })
+    for (const char* name : { "results.json", "results.csv", "table.md", "summary.csv",
+             "summary.json", "ac.png", "nmi.pdf" })
         QVERIFY2(QFile::exists(QDir(dir.path()).filePath(QString::fromLatin1(name))), name);
     // The equivalent command line is recorded, so facet-cli can --resume a GUI experiment.
     const Result<SweepFile> written = readSweepFile(QDir(dir.path()).filePath(u"results.json"_s));
