@@ -3,6 +3,7 @@
 
 #include "methods/registry.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -12,6 +13,7 @@
 #include <QListWidget>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <limits>
@@ -64,10 +66,12 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     , m_labeledMode(new QComboBox)
     , m_labeledFraction(new QDoubleSpinBox)
     , m_labeledCount(new QSpinBox)
+    , m_unlabeledOnly(new QCheckBox)
     , m_parameter(new QComboBox)
     , m_grid(new QLineEdit)
     , m_clusters(new QLineEdit(u"2-10"_s))
     , m_trials(new QSpinBox)
+    , m_rankOffset(new QComboBox)
     , m_subruns(new QSpinBox)
     , m_selection(new QComboBox)
     , m_seed(new QSpinBox)
@@ -88,17 +92,26 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_labeledMode->addItems({ tr("Fraction per class"), tr("Count per class") });
     m_labeledFraction->setRange(0.01, 0.99);
     m_labeledFraction->setSingleStep(0.05);
-    m_labeledFraction->setValue(0.1);
+    m_labeledFraction->setValue(0.3); // METHODS.md 6's example, and the explorer's default
     m_labeledCount->setRange(1, 100000);
     m_labeledCount->setValue(3);
     m_labeledCount->setVisible(false);
+    m_unlabeledOnly->setObjectName(u"experimentUnlabeledOnly"_s);
+    m_unlabeledOnly->setText(tr("Score the unlabelled samples only"));
+    m_unlabeledOnly->setToolTip(tr("AC and NMI on the samples whose labels the method did not "
+                                   "see (facet-cli sweep --evaluate unlabeled); else on all"));
     auto* labeled = new QWidget;
-    auto* labeledLayout = new QHBoxLayout(labeled);
-    labeledLayout->setContentsMargins(0, 0, 0, 0);
+    auto* labeledColumn = new QVBoxLayout(labeled);
+    labeledColumn->setContentsMargins(0, 0, 0, 0);
+    auto* labeledLayout = new QHBoxLayout;
     labeledLayout->addWidget(m_labeledMode);
     labeledLayout->addWidget(m_labeledFraction, 1);
     labeledLayout->addWidget(m_labeledCount, 1);
+    labeledColumn->addLayout(labeledLayout);
+    labeledColumn->addWidget(m_unlabeledOnly);
+    m_parameter->setObjectName(u"experimentParameter"_s);
     m_parameter->addItems({ u"lambda"_s, u"p"_s, u"beta"_s, u"rank"_s });
+    m_grid->setObjectName(u"experimentGrid"_s);
     m_grid->setPlaceholderText(tr("grid, e.g. 0.01, 0.1, 1, 10"));
     m_grid->setText(u"0.01, 0.1, 1, 10"_s);
     m_protocolFields->addWidget(new QWidget);
@@ -110,6 +123,11 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_trials->setObjectName(u"experimentTrials"_s);
     m_trials->setRange(1, 10000);
     m_trials->setValue(10);
+    m_rankOffset->setObjectName(u"experimentRankOffset"_s);
+    m_rankOffset->addItems({ tr("k = c"), tr("k = c + 1") });
+    m_rankOffset->setToolTip(tr("The rank each cell factorizes with, from its cluster count c "
+                                "(facet-cli sweep --rank-offset); a sweep over the rank sets "
+                                "it itself"));
     m_subruns->setRange(1, 1000);
     m_subruns->setToolTip(tr("Full random restarts per trial; one of them is kept"));
     m_selection->addItems({ tr("Lowest objective"), tr("Best accuracy (oracle selection)") });
@@ -128,6 +146,7 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     form->addRow(QString(), m_protocolFields);
     form->addRow(tr("Clusters c"), m_clusters);
     form->addRow(tr("Trials"), m_trials);
+    form->addRow(tr("Rank"), m_rankOffset);
     form->addRow(tr("Sub-runs"), row(m_subruns, m_selection));
     form->addRow(tr("Seed"), m_seed);
     form->addRow(tr("Threads"), m_threads);
@@ -137,6 +156,8 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     connect(m_labeledMode, &QComboBox::currentIndexChanged, this,
         &ExperimentForm::updateProtocolFields);
     connect(m_subruns, &QSpinBox::valueChanged, this, &ExperimentForm::updateProtocolFields);
+    connect(
+        m_parameter, &QComboBox::currentIndexChanged, this, &ExperimentForm::updateProtocolFields);
     connect(m_methods, &QListWidget::itemChanged, this, &ExperimentForm::changed);
     connect(m_clusters, &QLineEdit::textChanged, this, &ExperimentForm::changed);
     updateProtocolFields();
@@ -150,6 +171,8 @@ void ExperimentForm::updateProtocolFields()
     m_labeledFraction->setVisible(fraction);
     m_labeledCount->setVisible(!fraction);
     m_selection->setEnabled(m_subruns->value() > 1);
+    m_rankOffset->setEnabled(
+        m_protocol->currentIndex() != ParameterSweep || m_parameter->currentText() != u"rank"_s);
     Q_EMIT changed();
 }
 
@@ -205,11 +228,15 @@ std::optional<ExperimentOptions> ExperimentForm::options(QString* error) const
     o.selection
         = m_selection->currentIndex() == 1 ? SubrunSelection::Accuracy : SubrunSelection::Objective;
     o.seed = std::uint64_t(m_seed->value());
+    if (m_rankOffset->isEnabled())
+        o.rankOffset = m_rankOffset->currentIndex();
     if (m_protocol->currentIndex() == SemiSupervised) {
         if (m_labeledMode->currentIndex() == 0)
             o.labeledFraction = m_labeledFraction->value();
         else
             o.labeledPerClass = m_labeledCount->value();
+        if (m_unlabeledOnly->isChecked())
+            o.evaluate = EvaluateOn::Unlabeled;
     } else if (m_protocol->currentIndex() == ParameterSweep) {
         o.parameter = sweepParameterFromName(m_parameter->currentText().toStdString());
         for (const QString& part : m_grid->text().split(u',', Qt::SkipEmptyParts)) {

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -50,10 +51,12 @@ private:
     QComboBox* m_labeledMode;
     QDoubleSpinBox* m_labeledFraction;
     QSpinBox* m_labeledCount;
+    QCheckBox* m_unlabeledOnly; // METHODS.md 6: evaluate on the unlabelled samples only
     QComboBox* m_parameter;
     QLineEdit* m_grid;
     QLineEdit* m_clusters;
     QSpinBox* m_trials;
+    QComboBox* m_rankOffset; // k = c or c + 1
     QSpinBox* m_subruns;
     QComboBox* m_selection;
     QSpinBox* m_seed;

@@ -13,7 +13,10 @@
 #include "main_window.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -70,6 +73,7 @@ private Q_SLOTS:
     void unlabelledDatasetDisablesStart();
     void mainWindowHasExperimentAction();
     void clickingACellOpensATrialInTheExplorer();
+    void formSetsTheRankOffsetAndTheScoredSamples();
 };
 
 void TestExperimentView::runFillsTableAndPlots()
@@ -274,6 +278,45 @@ void TestExperimentView::clickingACellOpensATrialInTheExplorer()
     // explorer's set when it was started, unlabelled Bars.)
     QCOMPARE(int(view->trials().size()), 2 * 2 * 3);
     QVERIFY(!view->canStart());
+}
+
+// METHODS.md 6, semi-supervised: "rank k = c or c + 1; evaluate on all samples or on unlabeled
+// samples only" (facet-cli sweep --rank-offset, --evaluate), which the form did not offer.
+void TestExperimentView::formSetsTheRankOffsetAndTheScoredSamples()
+{
+    ExperimentForm form;
+    form.setClassCount(4);
+    form.setCheckedMethods({ u"cnmf"_s });
+    auto* protocol = form.findChild<QComboBox*>(u"experimentProtocol"_s);
+    auto* offset = form.findChild<QComboBox*>(u"experimentRankOffset"_s);
+    auto* unlabeled = form.findChild<QCheckBox*>(u"experimentUnlabeledOnly"_s);
+    QVERIFY(protocol && offset && unlabeled);
+    QString error;
+    std::optional<ExperimentOptions> o = form.options(&error);
+    QVERIFY2(o, qPrintable(error));
+    QCOMPARE(o->rankOffset, 0);
+    QCOMPARE(o->evaluate, EvaluateOn::All);
+    offset->setCurrentIndex(1);
+    protocol->setCurrentIndex(1); // semi-supervised
+    unlabeled->setChecked(true);
+    o = form.options(&error);
+    QVERIFY2(o, qPrintable(error));
+    QCOMPARE(o->rankOffset, 1);
+    QCOMPARE(o->evaluate, EvaluateOn::Unlabeled);
+    QCOMPARE(o->labeledFraction, 0.3);
+    // A sweep over the rank sets k itself: the offset is off and not applied.
+    protocol->setCurrentIndex(2);
+    auto* parameter = form.findChild<QComboBox*>(u"experimentParameter"_s);
+    auto* grid = form.findChild<QLineEdit*>(u"experimentGrid"_s);
+    QVERIFY(parameter && grid);
+    parameter->setCurrentText(u"rank"_s);
+    QVERIFY(!offset->isEnabled());
+    form.setCheckedMethods({ u"nmf"_s });
+    grid->setText(u"2, 3"_s);
+    o = form.options(&error);
+    QVERIFY2(o, qPrintable(error));
+    QCOMPARE(o->rankOffset, 0);
+    QCOMPARE(o->evaluate, EvaluateOn::All);
 }
 
 QTEST_MAIN(TestExperimentView)
