@@ -164,6 +164,14 @@ QString runSummaryHtml(const RunResult& result, const RunOptions& options)
     } else {
         html += row(tr("AC / NMI"), tr("no labels"));
     }
+    // METHODS.md 3: when CF_OGL's learned graph has exactly c components, they are a clustering
+    // of their own, reported alongside k-means on V.
+    if (result.graphAc && result.graphNmi)
+        html += row(tr("Graph components"),
+            tr("AC %1 / NMI %2 (the learned graph's %3 components as clusters)")
+                .arg(*result.graphAc, 0, 'f', 3)
+                .arg(*result.graphNmi, 0, 'f', 3)
+                .arg(result.clusters));
     return html + QStringLiteral("</table>");
 }
 

@@ -5,6 +5,7 @@
 #include "cli/run_progress.h"
 #include "cli/sweep_progress.h"
 #include "cli_process.h"
+#include "image_fixtures.h"
 #include "test_data.h"
 
 #include <QFileInfo>
@@ -353,6 +354,26 @@ private slots:
         QVERIFY2(run.err.contains(needle), qPrintable(run.err));
         QVERIFY2(!run.out.contains(u"swimmer"_s, Qt::CaseInsensitive), qPrintable(run.out));
         QVERIFY(!QFileInfo::exists(json));
+    }
+    // What the folder loader left out reaches run's output too (only info printed it).
+    void runNotesSkippedFiles()
+    {
+        QTemporaryDir dir;
+        for (int c = 0; c < 2; ++c) {
+            const QString folder = dir.filePath(u"class%1"_s.arg(c + 1));
+            QVERIFY(QDir().mkpath(folder));
+            for (int i = 0; i < 4; ++i)
+                QVERIFY(fixtures::writeBytes(QDir(folder).filePath(u"%1.pgm"_s.arg(i)),
+                    fixtures::pgmBytes(fixtures::pattern(8, 8, 10 * c + i))));
+        }
+        QVERIFY(fixtures::writeBytes(dir.filePath(u"class1/readme.txt"_s), "not an image"));
+        const QString json = dir.filePath(u"r.json"_s);
+        const CliRun run = runCli({ u"run"_s, u"--dataset"_s, dir.path(), u"--method"_s, u"nmf"_s,
+            u"--rank"_s, u"2"_s, u"--max-iter"_s, u"5"_s, u"--json"_s, json });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(
+            run.out.contains(u"note: skipped 1 file(s) that are not images: class1/readme.txt"_s),
+            qPrintable(run.out));
     }
     void infoOnSwimmer()
     {

@@ -268,6 +268,20 @@ void TestParameterRuns::summaryGivesTheReturnedFactorsObjective()
     result.factorization.returnedObjective = 2.5e5 * (1 + 1e-9);
     html = runSummaryHtml(result, lccf);
     QVERIFY2(!html.contains(QStringLiteral("Returned factors")), qPrintable(html));
+    QVERIFY(!html.contains(QStringLiteral("Graph components")));
+    // CF_OGL's learned graph with exactly c components: their own AC and NMI (METHODS.md 3),
+    // which only facet-cli run printed.
+    RunOptions ogl = lccf;
+    ogl.method = "cf-ogl";
+    result.factorization.method = "cf-ogl";
+    result.clusters = 15;
+    result.graphAc = 0.4364;
+    result.graphNmi = 0.4779;
+    html = runSummaryHtml(result, ogl);
+    QVERIFY2(html.contains(QStringLiteral("Graph components"))
+            && html.contains(QStringLiteral("AC 0.436 / NMI 0.478"))
+            && html.contains(QStringLiteral("15 components")),
+        qPrintable(html));
 }
 
 void TestParameterRuns::rowsChosenBeforeTheWindowShowsGetTheirHeight()
