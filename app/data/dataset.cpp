@@ -4,6 +4,7 @@
 #include "core/huge_pages.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -68,6 +69,15 @@ Dataset Dataset::selectClasses(const std::vector<int>& classes) const
                      .arg(chosen.join(QStringLiteral(", ")))
                      .arg(kept.size());
     return out;
+}
+
+QString dataChecksum(const Matrix& X)
+{
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(X.data());
+    for (std::size_t i = 0; i < std::size_t(X.size()) * sizeof(Scalar); ++i)
+        h = (h ^ bytes[i]) * 0x100000001b3ULL;
+    return QString::number(h, 16);
 }
 
 QString describe(const Dataset& data)

@@ -38,4 +38,8 @@ struct Dataset {
 // 0..1".
 QString describe(const Dataset& data);
 
+// A 64-bit FNV-1a hash of X's bytes, in hex: whether two runs factorized the same data (after
+// loading and preparation). Sweeps record it for --resume, run reports for --init-from.
+QString dataChecksum(const Matrix& X);
+
 } // namespace facet

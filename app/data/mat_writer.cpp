@@ -332,12 +332,21 @@ QString labelOptions(std::uint64_t seed, double fraction, int perClass)
 }
 
 // What StartFactors::notes says, from the file's run report.
-QStringList startNotes(const QString& file, const QJsonObject& run, const RunOptions& options)
+QStringList startNotes(
+    const QString& file, const QJsonObject& run, const RunOptions& options, const Dataset& data)
 {
     const QString method = run.value(u"method").toString();
     const QString wanted = QString::fromStdString(options.method);
     if (method.isEmpty())
         return {};
+    // Factors of the same shape from other data (another file of the same size, other
+    // preprocessing): a start, but its objective history is another function's.
+    const QString checksum = run.value(u"dataset").toObject().value(u"checksum").toString();
+    if (!checksum.isEmpty() && checksum != dataChecksum(data.X))
+        return { QStringLiteral("%1's run factorized other data (another file or other "
+                                "preprocessing: checksum %2, this run's %3); %4 starts from its "
+                                "factors and does not continue that run")
+                     .arg(file, checksum, dataChecksum(data.X), wanted) };
     if (method != wanted)
         return { QStringLiteral("%1 holds the factors of a %2 run; %3 starts from them, which "
                                 "does not continue that run")
@@ -437,7 +446,7 @@ Result<StartFactors> readStartFactors(
             return Error {
                 QStringLiteral("%1: facet_run is not the JSON report of a run").arg(file)
             };
-        out.notes = startNotes(file, report.object(), options);
+        out.notes = startNotes(file, report.object(), options, data);
     }
     if (out.notes.isEmpty() && !warmStartContinues(method))
         out.notes << QStringLiteral("%1 starts from the W and V of %2 and learns its graph anew "

@@ -54,15 +54,6 @@ QString protocolName(const ExperimentOptions& o)
     return name;
 }
 
-QString fnv1a(const Matrix& X)
-{
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    const auto* bytes = reinterpret_cast<const unsigned char*>(X.data());
-    for (std::size_t i = 0; i < std::size_t(X.size()) * sizeof(Scalar); ++i)
-        h = (h ^ bytes[i]) * 0x100000001b3ULL;
-    return QString::number(h, 16);
-}
-
 template <class T> int indexIn(const std::vector<T>& list, const T& value)
 {
     return int(std::find(list.begin(), list.end(), value) - list.begin());
@@ -208,7 +199,7 @@ QJsonObject sweepDatasetToJson(const QJsonObject& request, const Dataset& data)
     json.insert(u"features"_s, qint64(data.features()));
     json.insert(u"classes"_s, data.classCount());
     json.insert(u"class_names"_s, QJsonArray::fromStringList(data.classNames));
-    json.insert(u"checksum"_s, fnv1a(data.X));
+    json.insert(u"checksum"_s, dataChecksum(data.X));
     return json;
 }
 

@@ -433,6 +433,17 @@ private slots:
         QVERIFY(start->history.empty());
         start = readStartFactors(path, data, labelled);
         QVERIFY(start && start->notes.isEmpty() && start->history.size() == 20);
+        // The same shapes from other data (another file of the size, or other preprocessing):
+        // accepted as a start, noted, and counted from 1. It continued the run, its history
+        // jumping from one function's value to another's.
+        Dataset other = data;
+        other.X(0, 0) += Scalar(0.25);
+        start = readStartFactors(path, other, labelled);
+        QVERIFY2(start, qPrintable(start ? QString() : start.error()));
+        QCOMPARE(start->notes.size(), 1);
+        QVERIFY2(start->notes[0].contains(u"cnmf_start.mat's run factorized other data"_s),
+            qPrintable(start->notes[0]));
+        QVERIFY(start->history.empty());
         // NCW minimizes another objective with the same factors.
         RunOptions weighted = optionsFor("nmf", 20);
         weighted.params.ncw = true;
