@@ -15,6 +15,7 @@
 
 #include <matio.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -69,14 +70,31 @@ bool isImage(const Dataset& data)
         && std::size_t(data.height) * std::size_t(data.width) == std::size_t(data.features());
 }
 
-// `gnd` as writeDatasetMat writes it: the class names when they are all numbers, else 1..c.
+// `gnd` as writeDatasetMat writes it: the class names when they are distinct integers, else
+// 1..c. Names that are numbers but not distinct integers ("1", "1.0" and "01", three classes of
+// a list file) were written as one value, gnd = 1 for every sample; "1.5" as a label the loader
+// refuses.
 std::vector<double> fileClasses(const Dataset& data)
 {
+    std::vector<double> numbers;
+    if (classNamesAreNumbers(data.classNames)) {
+        for (const QString& name : data.classNames) {
+            const double v = name.trimmed().toDouble();
+            if (v != std::floor(v) || std::abs(v) > 1e15) {
+                numbers.clear();
+                break;
+            }
+            numbers.push_back(v);
+        }
+        std::vector<double> sorted = numbers;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+            numbers.clear();
+    }
     std::vector<double> gnd(data.labels.size());
-    const bool numeric = classNamesAreNumbers(data.classNames);
     for (std::size_t i = 0; i < gnd.size(); ++i) {
         const int label = data.labels[i];
-        gnd[i] = numeric ? data.classNames[label].trimmed().toDouble() : double(label + 1);
+        gnd[i] = numbers.empty() ? double(label + 1) : numbers[std::size_t(label)];
     }
     return gnd;
 }

@@ -80,6 +80,19 @@ private slots:
         QVERIFY(back.ok());
         compareData(*back, data);
 
+        // Numbers that are not distinct integers: 1..c, so no two classes merge (all three
+        // were written as gnd = 1) and no label is fractional (which the loader refuses).
+        for (const QStringList& names : { QStringList { u"1"_s, u"1.0"_s, u"01"_s },
+                 QStringList { u"0.5"_s, u"1.5"_s, u"2"_s } }) {
+            Dataset same = data;
+            same.classNames = names;
+            QVERIFY(writeDatasetMat(path, same).ok());
+            const Result<Dataset> read = loadMat(path);
+            QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error()));
+            QCOMPARE(read->classCount(), 3);
+            QCOMPARE(read->labels, same.labels);
+        }
+
         Dataset plain = asymmetric(4, 4, 2);
         QVERIFY(writeDatasetMat(path, plain).ok()); // replaces the file
         const Result<Dataset> again = loadMat(path);
