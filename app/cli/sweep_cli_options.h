@@ -16,6 +16,7 @@ struct SweepCliOptions {
     ExperimentOptions experiment;
     QString outDir; // --out, or the folder of --resume
     bool resume = false;
+    bool clustersDefaulted = false; // no --clusters: 2-10, which messages then mention
     QStringList compare; // --compare A,B; empty: every method against the best
     // The arguments that reproduce the sweep (dataset path made absolute, --out, --resume and
     // --threads left out): results.json records them and sweep-cell parses them again.

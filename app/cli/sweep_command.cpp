@@ -53,10 +53,16 @@ Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(const CliOptions& 
         return Error { u"a sweep needs a labelled dataset; %1 has no labels"_s.arg(loaded->name) };
     try {
         validateExperiment(options.sweep.experiment, loaded->classCount());
+        validateExperimentSizes(options.sweep.experiment, loaded->classSizes());
         return std::make_shared<ExperimentDataset>(
             std::move(*loaded), normalizationOf(options.normalize));
     } catch (const std::exception& e) {
-        return Error { QString::fromStdString(e.what()) };
+        QString message = QString::fromStdString(e.what());
+        if (options.sweep.clustersDefaulted && message.startsWith(u"cluster count"_s))
+            message += u" (--clusters defaults to 2-10; %1 has %2 classes, so give --clusters "
+                       "2-%2 or fewer)"_s.arg(loaded->name)
+                           .arg(loaded->classCount());
+        return Error { message };
     }
 }
 

@@ -238,6 +238,7 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
     if (!counts)
         return Error { counts.error() };
     e.clusterCounts = *counts;
+    o.sweep.clustersDefaulted = !p.isSet(u"clusters"_s);
 
 #define FACET_TAKE(var, expr)                                                                      \
     const auto var = (expr);                                                                       \

@@ -52,6 +52,7 @@ void ExperimentJob::run(const ExperimentRequest& request, std::stop_token stop)
         if (!request.data)
             throw std::invalid_argument("an experiment needs a dataset");
         validateExperiment(request.options, request.data->raw().classCount());
+        validateExperimentSizes(request.options, request.data->raw().classSizes());
         const std::vector<ExperimentCell> cells
             = request.cells.empty() ? planCells(request.options) : request.cells;
         handOff([&] { Q_EMIT started(runId, int(cells.size())); });

@@ -94,6 +94,33 @@ void validateExperiment(const ExperimentOptions& options, int classCount)
     }
 }
 
+void validateExperimentSizes(const ExperimentOptions& options, std::vector<int> classSizes)
+{
+    std::sort(classSizes.begin(), classSizes.end());
+    for (int c : options.clusterCounts) {
+        if (c > int(classSizes.size()))
+            continue; // validateExperiment's to refuse
+        long smallest = 0; // the samples of the c smallest classes: the smallest cell
+        for (int j = 0; j < c; ++j)
+            smallest += classSizes[std::size_t(j)];
+        std::vector<double> ranks { double(c + options.rankOffset) };
+        if (options.parameter == SweepParameter::Rank)
+            ranks = options.parameterValues;
+        for (double k : ranks)
+            if (k > double(smallest))
+                throw std::invalid_argument("rank " + std::to_string(long(k))
+                    + " at c = " + std::to_string(c) + " exceeds the " + std::to_string(smallest)
+                    + " samples of the " + std::to_string(c)
+                    + " smallest classes, which a trial may draw");
+    }
+    if (options.evaluate == EvaluateOn::Unlabeled && options.labeledPerClass > 0
+        && !classSizes.empty() && options.labeledPerClass >= classSizes.front())
+        throw std::invalid_argument("a labelled count of " + std::to_string(options.labeledPerClass)
+            + " per class labels every sample of the smallest class ("
+            + std::to_string(classSizes.front())
+            + "), leaving none to score among the unlabelled ones");
+}
+
 std::vector<ExperimentCell> planCells(const ExperimentOptions& options)
 {
     std::vector<ExperimentCell> cells;

@@ -70,6 +70,12 @@ std::string sweepParameterName(SweepParameter parameter);
 // (p, rank) with a non-integer value, ...
 void validateExperiment(const ExperimentOptions& options, int classCount);
 
+// What no cell could survive, from the classes' sizes: a rank (c + rankOffset, or a swept rank)
+// above the samples of the c smallest classes, or, scoring the unlabelled samples only, a count
+// per class that labels every sample of the smallest class. Throws std::invalid_argument naming
+// the sizes, so a sweep fails before its first cell instead of writing a table of failures.
+void validateExperimentSizes(const ExperimentOptions& options, std::vector<int> classSizes);
+
 // Every cell, in the canonical order: c, then trial, then parameter value, then method. A pool
 // taking cells in this order finishes whole (c, trial) rows early, so partial results of an
 // interrupted experiment stay paired.

@@ -135,6 +135,40 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, validateExperiment(o, 6));
         validateExperiment(smallExperiment(), 6);
     }
+    void validationAgainstTheClassSizes()
+    {
+        // Refused before the first cell: a sweep of such options wrote a table of failed cells
+        // and advised --resume, which failed the same way.
+        const auto refusal = [](const ExperimentOptions& o, std::vector<int> sizes) {
+            try {
+                validateExperimentSizes(o, std::move(sizes));
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        ExperimentOptions o = smallExperiment();
+        o.clusterCounts = { 2, 3 };
+        QVERIFY(refusal(o, { 10, 3, 9, 2 }).empty()); // k = 3 <= 2 + 3 + 9 at c = 3
+        o.rankOffset = 4; // k = 6 at c = 2 > 2 + 3, the two smallest classes
+        QVERIFY2(refusal(o, { 10, 3, 9, 2 }).find("rank 6 at c = 2 exceeds the 5 samples")
+                != std::string::npos,
+            refusal(o, { 10, 3, 9, 2 }).c_str());
+        o = smallExperiment();
+        o.clusterCounts = { 2 };
+        o.parameter = SweepParameter::Rank;
+        o.parameterValues = { 2, 40 };
+        QVERIFY(!refusal(o, { 10, 10, 10 }).empty());
+        o.parameterValues = { 2, 20 };
+        QVERIFY(refusal(o, { 10, 10, 10 }).empty());
+        o = smallExperiment();
+        o.labeledPerClass = 10;
+        o.evaluate = EvaluateOn::Unlabeled;
+        QVERIFY(refusal(o, { 10, 12, 15 }).find("labels every sample") != std::string::npos);
+        QVERIFY(refusal(o, { 11, 12, 15 }).empty());
+        o.evaluate = EvaluateOn::All; // scored on all samples: nothing to refuse
+        QVERIFY(refusal(o, { 10, 12, 15 }).empty());
+    }
     void cellIsReproducibleAndPaired()
     {
         std::vector<int> labels;
