@@ -5,8 +5,10 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace facet {
@@ -122,35 +124,87 @@ QString matV4StructureProblem(const QString& path)
 }
 
 // The k-th top-level element is the k-th variable matio listed.
+// How many inflated bytes a compressed element's matrix needs, from its first inflated bytes
+// `head` (0: not known yet, head too short). For a numeric array, through the end of its real
+// part's data element (so a stream that inflates far past it, a zip bomb behind a 1 x 1 matrix,
+// is not inflated to the end); for anything else, its whole declared size, at most
+// kMatMaxContainerBytes (the structure walk refuses larger containers). Malformed headers give
+// the declared size: the structure walk has refused those already.
+quint64 neededInflatedBytes(const QByteArray& head, bool swapped)
+{
+    if (head.size() < 8)
+        return 0;
+    const quint64 declared = 8 + quint64(word32(head, 4, swapped));
+    const quint64 whole = std::min<quint64>(declared, quint64(kMatMaxContainerBytes));
+    // A data element's size and where the next one starts (the small form: 4 bytes of data).
+    struct Element {
+        quint64 bytes = 0;
+        qsizetype next = 0;
+        qsizetype dataEnd = 0;
+    };
+    const auto element = [&](qsizetype at) -> std::optional<Element> {
+        if (at + 8 > head.size())
+            return std::nullopt;
+        const std::uint32_t first = word32(head, int(at), swapped);
+        if (first >> 16 != 0) // small data element
+            return Element { first >> 16, at + 8, at + 4 + qsizetype(first >> 16) };
+        const quint64 bytes = word32(head, int(at) + 4, swapped);
+        const qsizetype padded = qsizetype((bytes + 7) / 8 * 8);
+        return Element { bytes, at + 8 + padded, at + 8 + qsizetype(bytes) };
+    };
+    const std::optional<Element> flags = element(8);
+    if (!flags || flags->bytes != 8 || 16 + 4 > head.size())
+        return head.size() < 64 ? 0 : whole;
+    const std::uint32_t matClass = word32(head, 16, swapped) & 0xFF;
+    const bool numeric = matClass >= 6 && matClass <= 15;
+    if (!numeric)
+        return whole;
+    const std::optional<Element> dims = element(flags->next);
+    const std::optional<Element> name = dims ? element(dims->next) : std::nullopt;
+    const std::optional<Element> real = name ? element(name->next) : std::nullopt;
+    if (!real)
+        return head.size() < 4096 ? 0 : whole;
+    return std::min<quint64>(whole, quint64(real->dataEnd));
+}
+
 // The zlib stream of a compressed element (its `bytes` from the file's current position) must
-// be sound and end inside the element. (Not checked: that it inflates to as many bytes as its
-// matrix's tag declares; matio itself writes a compressed char array 8 bytes short.) A
+// be sound and inflate to what its matrix needs (neededInflatedBytes) before its input ends. A
 // writer that ran out of disk space (matio does not check its fwrite calls) leaves an element
 // whose declared size matches the bytes present but whose stream stops early, and matio inflates
 // such a stream without complaint, filling the rest of the variable with zeros. The stream is
-// inflated into a scratch buffer and discarded: about as long again as matio's own read.
-QString compressedStreamProblem(QFile& file, qint64 bytes)
+// inflated into a scratch buffer and discarded, as far as the variable's data reaches: about as
+// long again as matio's own read. (The whole declared size is not required: matio itself writes
+// a compressed char array 8 bytes short of it.)
+QString compressedStreamProblem(QFile& file, qint64 bytes, bool swapped)
 {
     z_stream z {};
     if (inflateInit(&z) != Z_OK)
         return QStringLiteral("zlib could not be initialized");
     constexpr qint64 kInChunk = qint64(1) << 20;
     std::vector<unsigned char> out(std::size_t(1) << 18);
+    QByteArray head; // the first inflated bytes, for neededInflatedBytes
     quint64 inflated = 0;
+    quint64 needed = 0;
     int status = Z_OK;
-    for (qint64 left = bytes; status == Z_OK && left > 0;) {
+    for (qint64 left = bytes; status == Z_OK && left > 0 && (needed == 0 || inflated < needed);) {
         QByteArray in = file.read(std::min(left, kInChunk));
         if (in.isEmpty())
             break;
         left -= in.size();
         z.next_in = reinterpret_cast<Bytef*>(in.data());
         z.avail_in = uInt(in.size());
-        while (status == Z_OK && (z.avail_in > 0 || z.avail_out == 0)) {
+        while (status == Z_OK && (z.avail_in > 0 || z.avail_out == 0)
+            && (needed == 0 || inflated < needed)) {
             z.next_out = out.data();
             z.avail_out = uInt(out.size());
             status = inflate(&z, Z_NO_FLUSH);
             const std::size_t produced = out.size() - z.avail_out;
+            if (head.size() < 4096)
+                head.append(reinterpret_cast<const char*>(out.data()),
+                    qsizetype(std::min<std::size_t>(produced, std::size_t(4096 - head.size()))));
             inflated += produced;
+            if (needed == 0)
+                needed = neededInflatedBytes(head, swapped);
             if (status == Z_BUF_ERROR && produced == 0 && z.avail_in == 0)
                 status = Z_OK; // needs more input
         }
@@ -161,11 +215,13 @@ QString compressedStreamProblem(QFile& file, qint64 bytes)
         || status == Z_STREAM_ERROR)
         return QStringLiteral("its compressed data is corrupt (zlib: %1)")
             .arg(message.isEmpty() ? QStringLiteral("error %1").arg(status) : message);
-    if (status != Z_STREAM_END)
-        return QStringLiteral("its compressed data stops after %1 inflated bytes, before the "
-                              "end of its stream (truncated)")
-            .arg(inflated);
-    return {};
+    if (needed == 0)
+        needed = neededInflatedBytes(head, swapped);
+    if (status == Z_STREAM_END || (needed > 0 && inflated >= needed))
+        return {};
+    return QStringLiteral("its compressed data stops after %1 inflated bytes, before the "
+                          "end of its stream (truncated)")
+        .arg(inflated);
 }
 
 QString matV5TruncationProblem(const QString& path, const QStringList& names)
@@ -200,7 +256,7 @@ QString matV5TruncationProblem(const QString& path, const QStringList& names)
                 .arg(size);
         }
         if (word(0) == 15) { // miCOMPRESSED, not padded; the file is at its data
-            if (const QString problem = compressedStreamProblem(file, end - offset - 8);
+            if (const QString problem = compressedStreamProblem(file, end - offset - 8, swapped);
                 !problem.isEmpty())
                 return QStringLiteral("%1 is damaged: %2")
                     .arg(qsizetype(k) < names.size()
