@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -41,6 +42,9 @@ Result<std::vector<int>> classIndices(const Dataset& data, const QStringList& na
         if (index < 0)
             return Error { u"--classes: %1 has no class '%2' (classes: %3 .. %4)"_s.arg(
                 data.name, name, data.classNames.first(), data.classNames.last()) };
+        // By the name the user gave: Dataset::selectClasses would name the 0-based index.
+        if (std::find(indices.begin(), indices.end(), int(index)) != indices.end())
+            return Error { u"--classes: class '%1' is listed twice"_s.arg(name) };
         indices.push_back(int(index));
     }
     return indices;

@@ -312,6 +312,11 @@ private slots:
             u"builtin:swimmer"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--classes"_s,
             u"1"_s, u"--json"_s, u"/tmp/never.json"_s }
                                        << u"labelled"_s;
+        // Named as given: it said "class 0 is selected twice" for --classes 1,1.
+        QTest::newRow("class twice") << QStringList { u"run"_s, u"--dataset"_s,
+            u"builtin:gaussians"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"2"_s, u"--classes"_s,
+            u"1,1"_s, u"--json"_s, u"/tmp/never.json"_s }
+                                     << u"class '1' is listed twice"_s;
     }
     void badInputGivesOneLineAndNonZeroExit()
     {
