@@ -22,6 +22,10 @@ void addDataOptions(QCommandLineParser& p);
 Result<bool> readDatasetOptions(const QCommandLineParser& p, DatasetRequest& d, bool paperSize);
 // The method parameters (--lambda, --p, --weight, ..., --labeled-fraction/--labeled-per-class).
 Result<bool> readMethodFlags(const QCommandLineParser& p, RunOptions& run);
+// QCommandLineParser::parse, then a refusal of an option given twice: the parser keeps the last
+// value, so "--method nmf --method cf" ran CF without a word. Empty when the line is sound, else
+// the message.
+QString parseEachOnce(QCommandLineParser& p, const QStringList& argv);
 Result<int> readIntValue(const QString& text, const QString& what, int minimum, int maximum);
 Result<double> readDoubleValue(const QString& text, const QString& what);
 

@@ -265,6 +265,19 @@ Result<bool> readMethodFlags(const QCommandLineParser& p, RunOptions& run)
     return readMethodOptions(p, run);
 }
 
+QString parseEachOnce(QCommandLineParser& p, const QStringList& argv)
+{
+    if (!p.parse(argv))
+        return p.errorText();
+    QStringList seen;
+    for (const QString& name : p.optionNames()) {
+        if (seen.contains(name))
+            return u"--%1 is given twice; give it once"_s.arg(name);
+        seen << name;
+    }
+    return {};
+}
+
 Result<int> readIntValue(const QString& text, const QString& what, int minimum, int maximum)
 {
     return intValue(text, what, minimum, maximum);
@@ -417,8 +430,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     if (command == u"info") {
         o.command = Command::Info;
         p.addPositionalArgument(u"dataset"_s, u"A .mat file or builtin:NAME"_s);
-        if (!p.parse(argv))
-            return fail(p.errorText());
+        if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
+            return fail(problem);
         if (p.positionalArguments().size() != 1)
             return fail(
                 u"info expects exactly one DATASET (a .mat file, image folder, image list or builtin:NAME)"_s);
@@ -432,8 +445,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         o.command = Command::ExportDataset;
         addExportOptions(p);
         p.addPositionalArgument(u"dataset"_s, u"A folder, image list, .mat file or builtin:NAME"_s);
-        if (!p.parse(argv))
-            return fail(p.errorText());
+        if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
+            return fail(problem);
         if (p.positionalArguments().size() != 1)
             return fail(u"export-dataset expects exactly one DATASET and --out FILE.mat"_s);
         o.dataset.spec = p.positionalArguments().first();
@@ -446,8 +459,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     if (command == u"bench") {
         o.command = Command::Bench;
         addBenchOptions(p);
-        if (!p.parse(argv))
-            return fail(p.errorText());
+        if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
+            return fail(problem);
         if (const Result<bool> b = readBenchOptions(p, o); !b)
             return Error { b.error() };
         return o;
@@ -460,8 +473,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     o.command = Command::Run;
     const QList<QCommandLineOption> options = runOptionList();
     p.addOptions(options);
-    if (!p.parse(argv))
-        return fail(p.errorText());
+    if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
+        return fail(problem);
     if (!p.positionalArguments().isEmpty())
         return fail(u"run: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
     for (const char* required : { "dataset", "method", "rank", "json" })

@@ -115,8 +115,8 @@ Result<CliOptions> parseSweepCell(const QStringList& arguments)
         { u"param-value"_s, u"Grid value"_s, u"v"_s }, { u"json"_s, u"Output"_s, u"file"_s } });
     QStringList argv = arguments;
     argv[0] = u"facet-cli"_s;
-    if (!p.parse(argv))
-        return fail(p.errorText());
+    if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
+        return fail(problem);
     if (!p.positionalArguments().isEmpty())
         return fail(u"sweep-cell: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
     for (const QString& required : { u"from"_s, u"method"_s, u"clusters"_s, u"trial"_s })
@@ -164,10 +164,13 @@ Result<QStringList> recordedSweepArguments(const QString& dir, const QStringList
 
 } // namespace
 
-Result<CliOptions> parseSweepArguments(const QStringList& arguments)
+namespace {
+
+// `recordedThenTyped`: a resumed sweep's recorded command followed by the options typed with
+// --resume, which may repeat the recorded ones (the typed value is then compared with the file);
+// anywhere else an option given twice is refused.
+Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyped)
 {
-    if (arguments.first() == u"sweep-cell")
-        return parseSweepCell(arguments);
     CliOptions o;
     o.command = Command::Sweep;
     QCommandLineParser p;
@@ -189,8 +192,10 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
     p.addOptions(options);
     QStringList argv = arguments;
     argv[0] = u"facet-cli"_s;
-    if (!p.parse(argv))
-        return fail(p.errorText());
+    if (const QString problem
+        = recordedThenTyped ? (p.parse(argv) ? QString() : p.errorText()) : parseEachOnce(p, argv);
+        !problem.isEmpty())
+        return fail(problem);
     if (!p.positionalArguments().isEmpty())
         return fail(u"sweep: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
     for (const QString& runOnly : { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"factors"_s,
@@ -202,7 +207,7 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
             = recordedSweepArguments(p.value(u"resume"_s), arguments);
         if (!recorded)
             return Error { recorded.error() };
-        return parseSweepArguments(*recorded); // holds --dataset and --methods: no second pass
+        return parseSweep(*recorded, true); // holds --dataset and --methods: no second pass
     }
     if (!p.isSet(u"dataset"_s) || !p.isSet(u"methods"_s))
         return fail(u"sweep needs --dataset and --methods (see: facet-cli help sweep)"_s);
@@ -315,6 +320,15 @@ Result<CliOptions> parseSweepArguments(const QStringList& arguments)
     // Data options missing from `options` still round-trip: their values follow as plain tokens.
     s.arguments = canonicalArguments(arguments, options);
     return o;
+}
+
+} // namespace
+
+Result<CliOptions> parseSweepArguments(const QStringList& arguments)
+{
+    if (arguments.first() == u"sweep-cell")
+        return parseSweepCell(arguments);
+    return parseSweep(arguments, false);
 }
 
 QString sweepUsage()

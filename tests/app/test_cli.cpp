@@ -312,6 +312,15 @@ private slots:
             u"builtin:swimmer"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--classes"_s,
             u"1"_s, u"--json"_s, u"/tmp/never.json"_s }
                                        << u"labelled"_s;
+        // The parser kept the last value: this ran CF without a word.
+        QTest::newRow("option twice") << QStringList { u"run"_s, u"--dataset"_s,
+            u"builtin:gaussians"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"2"_s, u"--method"_s,
+            u"cf"_s, u"--json"_s, u"/tmp/never.json"_s }
+                                      << u"--method is given twice"_s;
+        QTest::newRow("sweep option twice") << QStringList { u"sweep"_s, u"--dataset"_s,
+            u"builtin:gaussians"_s, u"--methods"_s, u"nmf"_s, u"--trials"_s, u"2"_s, u"--trials"_s,
+            u"3"_s, u"--out"_s, u"/tmp/never"_s }
+                                            << u"--trials is given twice"_s;
         // Named as given: it said "class 0 is selected twice" for --classes 1,1.
         QTest::newRow("class twice") << QStringList { u"run"_s, u"--dataset"_s,
             u"builtin:gaussians"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"2"_s, u"--classes"_s,
