@@ -30,6 +30,27 @@ QString className(const Dataset& dataset, int label)
 
 } // namespace
 
+QString clusterComposition(const std::vector<int>& classCounts, const QStringList& classNames)
+{
+    const auto name = [&](int label) {
+        return label >= 0 && label < classNames.size() ? classNames[label]
+                                                       : QString::number(label + 1);
+    };
+    int total = 0;
+    for (int n : classCounts)
+        total += n;
+    if (classCounts.empty() || total == 0)
+        return {};
+    const auto most = std::max_element(classCounts.begin(), classCounts.end());
+    const int top = *most;
+    const int label = int(most - classCounts.begin());
+    if (2 * top > total)
+        return ClusterView::tr("mostly class %1 (%2 of %3)").arg(name(label)).arg(top).arg(total);
+    if (std::count(classCounts.begin(), classCounts.end(), top) == 1)
+        return ClusterView::tr("largest: class %1 (%2 of %3)").arg(name(label)).arg(top).arg(total);
+    return ClusterView::tr("no class holds more than %1 of %2").arg(top).arg(total);
+}
+
 ClusterView::ClusterView(QWidget* parent)
     : QWidget(parent)
     , m_scores(new QLabel(this))
@@ -115,23 +136,21 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
         const std::vector<int>& samples = members[std::size_t(c)];
         ImageSection section;
         int majority = -1;
-        int majorityCount = 0;
+        std::vector<int> counts;
         if (dataset.hasLabels() && !samples.empty()) {
-            std::vector<int> counts(std::size_t(std::max(1, dataset.classCount())), 0);
+            counts.assign(std::size_t(std::max(1, dataset.classCount())), 0);
             for (int i : samples) {
                 const int label = dataset.labels[std::size_t(i)];
                 if (label >= 0 && label < int(counts.size()))
                     ++counts[std::size_t(label)];
             }
             majority = int(std::max_element(counts.begin(), counts.end()) - counts.begin());
-            majorityCount = counts[std::size_t(majority)];
         }
         section.title = majority >= 0
-            ? tr("Cluster %1 — %2 samples, mostly class %3 (%4 of %2)")
+            ? tr("Cluster %1 — %2 samples, %3")
                   .arg(c + 1)
                   .arg(samples.size())
-                  .arg(className(dataset, majority))
-                  .arg(majorityCount)
+                  .arg(clusterComposition(counts, dataset.classNames))
             : tr("Cluster %1 — %2 samples").arg(c + 1).arg(samples.size());
         const int shown = std::min(int(samples.size()), kMaxThumbnailsPerCluster);
         m_shown.emplace_back(samples.begin(), samples.begin() + shown);

@@ -17,6 +17,11 @@ namespace facet {
 class ConfusionHeatmap;
 class ImageGrid;
 
+// What a cluster holds, for its heading, from its samples' counts per class: "mostly class 3
+// (8 of 10)" when one class has more than half, "largest: class 3 (4 of 10)" when one class has
+// the most but not half, "no class holds more than 3 of 9" when several tie for the most.
+QString clusterComposition(const std::vector<int>& classCounts, const QStringList& classNames);
+
 // The samples grouped by predicted cluster, one titled section per cluster with thumbnails, and
 // the scores (AC, NMI) on top. When the data has labels each section names its majority class
 // and frames the samples of other classes, so a confusion is visible at a glance. A second tab

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void confusionTabShowsTheMatchedTable();
     void countsAreWrittenOnlyWhenTheyFit();
     void unlabelledDataHasANote();
+    void headingsSayWhetherAClassDominates();
 };
 
 void TestClusterConfusion::confusionTabShowsTheMatchedTable()
@@ -128,6 +129,19 @@ void TestClusterConfusion::unlabelledDataHasANote()
 
     view.clear();
     QVERIFY(!view.confusion()->hasMatrix());
+}
+
+// A cluster's heading said "mostly class 1 (1 of 13)" for thirteen samples of thirteen classes.
+void TestClusterConfusion::headingsSayWhetherAClassDominates()
+{
+    const QStringList names { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") };
+    QCOMPARE(clusterComposition({ 8, 1, 1 }, names), QStringLiteral("mostly class a (8 of 10)"));
+    QCOMPARE(clusterComposition({ 1, 4, 3 }, names), QStringLiteral("largest: class b (4 of 8)"));
+    QCOMPARE(
+        clusterComposition({ 1, 1, 1 }, names), QStringLiteral("no class holds more than 1 of 3"));
+    QCOMPARE(
+        clusterComposition({ 5, 5, 0 }, names), QStringLiteral("no class holds more than 5 of 10"));
+    QCOMPARE(clusterComposition({ 0, 0, 2 }, {}), QStringLiteral("mostly class 3 (2 of 2)"));
 }
 
 QTEST_MAIN(TestClusterConfusion)
