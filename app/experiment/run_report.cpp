@@ -33,8 +33,6 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"class_names"_s, QJsonArray::fromStringList(data.classNames) },
         { u"preprocess"_s, prepare },
         { u"notes"_s, QJsonArray::fromStringList(data.notes) },
-        // The data as factorized (after preparation): --init-from compares it.
-        { u"checksum"_s, dataChecksum(data.X) },
     };
     QJsonArray history;
     for (double v : f.history)

@@ -194,6 +194,25 @@ QString markdownTable(const SweepSummary& s, const ExperimentOptions& o,
     return text + acComparisons + nmiComparisons;
 }
 
+namespace {
+
+// A CSV number at full precision (a reader gets the double back); empty when not finite.
+QString full(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', 17) : QString();
+}
+
+// One CSV line; fields holding commas or quotes (class names may) are quoted the CSV way.
+QString csvLine(QStringList fields)
+{
+    for (QString& f : fields)
+        if (f.contains(u',') || f.contains(u'"'))
+            f = u'"' + QString(f).replace(u"\""_s, u"\"\""_s) + u'"';
+    return fields.join(u',') + u'\n';
+}
+
+} // namespace
+
 QString resultsCsv(
     const std::vector<TrialResult>& trials, const ExperimentOptions& o, const QStringList& names)
 {
@@ -204,8 +223,6 @@ QString resultsCsv(
     const QString selection = selectionKey(o);
     const QString param
         = o.parameterSweep() ? QString::fromStdString(sweepParameterName(o.parameter)) : QString();
-    const auto full
-        = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QString(); };
     for (const TrialResult& t : trials) {
         QStringList classes;
         for (int c : t.classes)
@@ -218,11 +235,7 @@ QString resultsCsv(
             full(t.ac), full(t.nmi), full(t.objective), QString::number(t.iterations),
             QString::fromLatin1(stopReasonName(t.stopReason)), QString::number(t.subrun + 1),
             QString::number(t.seconds, 'f', 4), selection };
-        // Class names could hold commas or quotes: quote those fields the CSV way.
-        for (QString& f : fields)
-            if (f.contains(u',') || f.contains(u'"'))
-                f = u'"' + QString(f).replace(u"\""_s, u"\"\""_s) + u'"';
-        csv += fields.join(u',') + u'\n';
+        csv += csvLine(fields);
     }
     return csv;
 }
@@ -259,8 +272,6 @@ QString summaryCsv(const SweepSummary& summary, const ExperimentOptions& o)
                   "nmi_std,selection\n"_s;
     const QString param
         = o.parameterSweep() ? QString::fromStdString(sweepParameterName(o.parameter)) : QString();
-    const auto full
-        = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QString(); };
     const QString selection = selectionKey(o);
     forEachSummaryCell(summary, o,
         [&](const SeriesKey& key, const QString& series, const QString& row,
@@ -270,10 +281,7 @@ QString summaryCsv(const SweepSummary& summary, const ExperimentOptions& o)
                                    : QString(),
                 row, QString::number(stats.ac.count), full(stats.ac.mean), full(stats.ac.std),
                 full(stats.nmi.mean), full(stats.nmi.std), selection };
-            for (QString& f : fields)
-                if (f.contains(u',') || f.contains(u'"'))
-                    f = u'"' + QString(f).replace(u"\""_s, u"\"\""_s) + u'"';
-            csv += fields.join(u',') + u'\n';
+            csv += csvLine(fields);
         });
     return csv;
 }
