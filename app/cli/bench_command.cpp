@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 
 namespace facet::cli {
@@ -153,7 +154,9 @@ QString benchUsage()
            "  Times each method x dataset x rank: the median over repeats of the ms per\n"
            "  iteration (after a warm-up), GFLOP/s from the method's flop count, the roofline\n"
            "  limit max(flops / GEMM peak, bytes / triad bandwidth) measured in the same run,\n"
-           "  and the peak resident memory. Never pass/fail: see bench/RESULTS.md.\n"
+           "  and the peak resident memory. Never pass/fail on time: see bench/RESULTS.md.\n"
+           "  A case that cannot run (say, a rank above the samples) is an error row; the\n"
+           "  exit code is 1 when no case ran.\n"
            "  --datasets LIST      orl, yale, coil20, mnist (in $FACET_DATA_DIR, default\n"
            "                       ../shared/data), gen:NxM (n samples, m features, generated),\n"
            "                       or a dataset path (default: orl,yale,coil20,mnist,\n"
@@ -303,6 +306,17 @@ int runBench(const CliOptions& options, QTextStream& out, QTextStream& err)
             err << "facet-cli: " << written.error() << Qt::endl;
             return kExitFailure;
         }
+    }
+    // A case that could not run is a row of its own (a kernel's refusal of a K that does not
+    // fit is such a row by design), and the rest of the table stands. When no case ran, nothing
+    // was measured: that is a failure, not a table.
+    const auto failed
+        = std::ranges::count_if(rows, [](const BenchRow& r) { return !r.error.empty(); });
+    if (failed > 0) {
+        err << "facet-cli: " << failed << " of " << rows.size()
+            << " case(s) could not run: see their error rows" << Qt::endl;
+        if (failed == qsizetype(rows.size()))
+            return kExitFailure;
     }
     return kExitOk;
 }
