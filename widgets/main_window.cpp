@@ -22,6 +22,7 @@
 #include "run_history_view.h"
 #include "run_summary.h"
 #include "session/session.h"
+#include "util/atomic_write.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -613,6 +614,10 @@ bool MainWindow::exportFactors(const QString& path)
         showError(tr("Nothing to export"), tr("Run a factorization first."));
         return false;
     }
+    if (const QString problem = overwritesInputProblem(path, m_request.spec); !problem.isEmpty()) {
+        showError(tr("Could not export the factors"), problem);
+        return false;
+    }
     QJsonObject report = runReport(*m_resultData, resultRequest(), m_resultOptions, *m_result, {});
     // The explorer does not time loading per run; only the run's own phases are recorded.
     QJsonObject timings = report.value(QStringLiteral("timings")).toObject();
@@ -643,6 +648,10 @@ bool MainWindow::exportDataset(const QString& path)
 {
     if (!m_dataset) {
         showError(tr("Nothing to export"), tr("Open a dataset first."));
+        return false;
+    }
+    if (const QString problem = overwritesInputProblem(path, m_request.spec); !problem.isEmpty()) {
+        showError(tr("Could not export the dataset"), problem);
         return false;
     }
     if (const Result<bool> written = writeDatasetMat(path, *m_dataset); !written) {

@@ -95,7 +95,8 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     for (const auto& [path, image] : { std::pair { options.jsonPath, false },
              std::pair { options.basisPngPath, true }, std::pair { options.factorsPath, false } })
         if (!path.isEmpty())
-            if (const QString problem = outputPathProblem(path, image); !problem.isEmpty()) {
+            if (QString problem = outputPathProblem(path, image); !problem.isEmpty()
+                || !(problem = overwritesInputProblem(path, options.dataset.spec)).isEmpty()) {
                 err << "facet-cli: " << problem << Qt::endl;
                 return kExitFailure;
             }

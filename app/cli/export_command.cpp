@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/preprocess_options.h"
 #include "data/mat_writer.h"
+#include "util/atomic_write.h"
 
 namespace facet::cli {
 
@@ -47,6 +48,11 @@ QString exportUsage()
 
 int runExportDataset(const CliOptions& options, QTextStream& out, QTextStream& err)
 {
+    if (QString problem = outputPathProblem(options.outPath); !problem.isEmpty()
+        || !(problem = overwritesInputProblem(options.outPath, options.dataset.spec)).isEmpty()) {
+        err << "facet-cli: " << problem << Qt::endl;
+        return kExitFailure;
+    }
     const Result<Dataset> loaded = loadDataset(options.dataset);
     if (!loaded) {
         err << "facet-cli: " << loaded.error() << Qt::endl;

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/atomic_write.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonDocument>
+
+#include <filesystem>
+#include <system_error>
 
 #include <sys/stat.h>
 
@@ -41,6 +45,19 @@ QString outputPathProblem(const QString& path, bool imageSuffix)
                 path, QString::fromLatin1(suffix));
     }
     return {};
+}
+
+QString overwritesInputProblem(const QString& outputPath, const QString& inputPath)
+{
+    if (outputPath.isEmpty() || inputPath.isEmpty())
+        return {};
+    std::error_code error;
+    const bool same = std::filesystem::equivalent(std::filesystem::path(outputPath.toStdString()),
+        std::filesystem::path(inputPath.toStdString()), error);
+    if (error || !same)
+        return {};
+    return u"%1 is the input %2: writing it would replace the data it was made from; choose another file"_s
+        .arg(outputPath, inputPath);
 }
 
 Result<bool> openOutputFile(QSaveFile& file, const QString& path)

@@ -25,6 +25,12 @@ QString outputTargetProblem(const QString& path);
 // Empty when it can.
 QString outputPathProblem(const QString& path, bool imageSuffix = false);
 
+// Refuses an output that is the input file itself (the same file through any path, link or hard
+// link): the input would be replaced by what was made from it, and whatever else it held (a MAT
+// file's other variables, the original 0..255 values) lost. Empty when either does not exist
+// or they differ.
+QString overwritesInputProblem(const QString& outputPath, const QString& inputPath);
+
 // openOutputFile, then write what it likes, then commitOutputFile. commitOutputFile flushes
 // Qt's write buffer itself before QSaveFile::commit(): in Qt 6.4 commit() renames the file over
 // the target even when the flush of that buffer fails (a full disk: a 0-byte file, reported as

@@ -15,12 +15,20 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <unistd.h>
+
 using namespace facet;
 using namespace facet::testing;
 using namespace facet::cli;
 using namespace Qt::StringLiterals;
 
 namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray {};
+}
 
 Dataset asymmetric(int height, int width, int samples)
 {
@@ -152,6 +160,40 @@ private slots:
         QVERIFY(run.err.contains(u"--detect-faces"_s));
         run = runCli({ u"info"_s, m_dir.filePath(u"empty-folder"_s) });
         QCOMPARE(run.exitCode, 1);
+    }
+
+    void refusesToOverwriteItsInput()
+    {
+        // The output is the input file itself, by its own name, through a symbolic link or
+        // a hard link: export-dataset and run refuse before loading, and the input keeps every
+        // byte (here an extra variable the export would have dropped, and the 0..255 values it
+        // would have scaled).
+        QTemporaryDir dir;
+        const QString input = dir.filePath(u"in.mat"_s);
+        Dataset data = asymmetric(4, 3, 6);
+        data.X *= 255;
+        QVERIFY(writeDatasetMat(input, data).ok());
+        const QByteArray before = readAll(input);
+        QVERIFY(!before.isEmpty());
+        const QString link = dir.filePath(u"link.mat"_s), hard = dir.filePath(u"hard.mat"_s);
+        QVERIFY(QFile::link(input, link));
+        QVERIFY(
+            ::link(QFile::encodeName(input).constData(), QFile::encodeName(hard).constData()) == 0);
+        for (const QString& out : { input, link, hard }) {
+            CliRun run = runCli({ u"export-dataset"_s, input, u"--out"_s, out });
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains(u"is the input"_s), qPrintable(run.err));
+            run = runCli({ u"run"_s, u"--dataset"_s, input, u"--method"_s, u"nmf"_s, u"--rank"_s,
+                u"2"_s, u"--max-iter"_s, u"2"_s, u"--json"_s, dir.filePath(u"r.json"_s),
+                u"--factors"_s, out });
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains(u"is the input"_s), qPrintable(run.err));
+            QCOMPARE(readAll(input), before);
+        }
+        // Another file in the same folder is written as before.
+        const CliRun run
+            = runCli({ u"export-dataset"_s, input, u"--out"_s, dir.filePath(u"out.mat"_s) });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     }
 
     void parsesPreprocessOptions()

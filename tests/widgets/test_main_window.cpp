@@ -53,6 +53,7 @@ private Q_SLOTS:
     void shortcutsDialogListsTheActions();
     void aFileThatFailsToLoadKeepsTheDataset();
     void fitsALaptopScreen();
+    void exportsNeverReplaceTheOpenFile();
 };
 
 void TestMainWindow::initTestCase()
@@ -346,3 +347,26 @@ void TestMainWindow::fitsALaptopScreen()
 
 QTEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"
+
+// Data > Export prepared dataset (and File > Export factors) onto the file the dataset was
+// opened from would replace the source with what was made from it: refused, the file kept.
+void TestMainWindow::exportsNeverReplaceTheOpenFile()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    QTemporaryDir dir;
+    const QString source = dir.filePath(QStringLiteral("swimmer.mat"));
+    QVERIFY(window->exportDataset(source));
+    QVERIFY(load(*window, source));
+    QFile file(source);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray before = file.readAll();
+    file.close();
+    QVERIFY(!window->exportDataset(source));
+    QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("is the input")),
+        qPrintable(window->statusBar()->currentMessage()));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), before);
+    file.close();
+    QVERIFY(window->exportDataset(dir.filePath(QStringLiteral("copy.mat"))));
+}
