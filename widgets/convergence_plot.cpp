@@ -87,7 +87,7 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     m_returnedGraph->setLineStyle(QCPGraph::lsNone);
     m_returnedGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(200, 60, 30), 2), Qt::white, 9));
-    m_returnedGraph->setName(tr("returned factors (after the normalization)"));
+    m_returnedGraph->setName(tr("returned factors (normalized)"));
     m_returnedGraph->removeFromLegend();
 
     // Dragging or zooming can cross the decades threshold; the labels follow the ticker.
@@ -107,6 +107,15 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     m_note->setColor(QColor(60, 60, 60));
     m_note->setClipToAxisRect(true);
     m_note->setVisible(false);
+
+    // Before the first point: what will appear here, in place of made-up axes.
+    m_emptyNote = new QCPItemText(m_plot);
+    m_emptyNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_emptyNote->position->setCoords(0.5, 0.5);
+    m_emptyNote->setPositionAlignment(Qt::AlignCenter);
+    m_emptyNote->setTextAlignment(Qt::AlignCenter);
+    m_emptyNote->setColor(palette().color(QPalette::PlaceholderText));
+    m_emptyNote->setClipToAxisRect(true);
 
     m_readout = new PlotHoverReadout(
         m_plot, [this] { return objectiveGraphs(); },
@@ -166,13 +175,17 @@ void ConvergencePlot::clear()
         m_plot->removeGraph(overlay.graph);
     m_overlays.clear();
     setTitle(tr("Objective per iteration"));
+    m_waiting = false;
     rescale();
 }
 
-void ConvergencePlot::beginRun(const QString& title, const std::vector<double>& earlier)
+void ConvergencePlot::beginRun(
+    const QString& title, const std::vector<double>& earlier, bool reportsIterations)
 {
     clearCurrent();
     setTitle(title);
+    m_waiting = true;
+    m_waitingForEnd = !reportsIterations;
     if (!earlier.empty()) {
         setHistory(graphFor(0), earlier);
         m_changeReplicate = 0; // the continued run's reports follow on the same line
@@ -248,8 +261,10 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
 {
     clearCurrent();
     setTitle(title);
+    m_waiting = false;
     QCPGraph* graph = graphFor(0);
-    graph->setName(tr("current: %1").arg(title));
+    // The title above names the run; the legend only tells it from the compared runs.
+    graph->setName(tr("this run"));
     setHistory(graph, factorization.history, factorization.segmentStarts);
     // CF_OGL restarts its monotone descent when beta changes, and a continued graph method at
     // its normalized factors' objective; a dashed line between the last iteration of one
@@ -285,6 +300,11 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
 QString ConvergencePlot::noteText() const
 {
     return m_note->visible() ? m_note->text() : QString();
+}
+
+QString ConvergencePlot::emptyText() const
+{
+    return m_emptyNote->visible() ? m_emptyNote->text() : QString();
 }
 
 void ConvergencePlot::addRun(const QString& name, const Factorization& factorization)

@@ -41,7 +41,10 @@ public:
     // The current run: beginRun() and showHistory() replace it and keep the overlays; clear()
     // empties the plot, overlays included (a new dataset).
     // `earlier`: the objectives of the run a continued run goes on from, drawn first.
-    void beginRun(const QString& title, const std::vector<double>& earlier = {});
+    // `reportsIterations` false: the method reports no iterations (PCA, k-means), and the plot
+    // says that its point comes at the end.
+    void beginRun(const QString& title, const std::vector<double>& earlier = {},
+        bool reportsIterations = true);
     void appendReports(const QList<IterationReport>& reports);
     // The final history of a finished run (replaces the live graphs).
     void showHistory(const Factorization& factorization, const QString& title);
@@ -71,6 +74,9 @@ public:
     QString hoverText() const; // empty while nothing is hovered
     // What the plot of a baseline's single point means (PCA, k-means); empty for the others.
     QString noteText() const;
+    // What the empty plot says in place of curves (before a run, or before its first
+    // iteration); empty once there is a point.
+    QString emptyText() const;
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* relativeChangeGraph() const { return m_changeGraph; }
     // The returned factors' objective where the final normalization changed it; else empty.
@@ -114,6 +120,9 @@ private:
     int m_changeReplicate = -1; // the start whose relative change is shown
     QList<QCPItemStraightLine*> m_segmentLines;
     QCPItemText* m_note = nullptr; // shown for the baselines' one-point histories
+    QCPItemText* m_emptyNote = nullptr; // shown while there is no point
+    bool m_waiting = false; // a run has begun and has not reported yet
+    bool m_waitingForEnd = false; // ... and it reports only at its end
     QList<Overlay> m_overlays; // in the order they were added
     QHash<QString, int> m_overlayColorIndex;
     PlotHoverReadout* m_readout = nullptr;

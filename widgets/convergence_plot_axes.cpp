@@ -78,6 +78,18 @@ void ConvergencePlot::rescale()
     m_plot->xAxis->setRange(0, std::max(10, lastIteration + room));
 
     QCPAxis* y = m_plot->yAxis;
+    // No point yet: a sentence in place of ticks that would describe no data.
+    m_emptyNote->setVisible(!haveValues);
+    m_emptyNote->setText(m_waiting
+            ? (m_waitingForEnd ? tr("This method reports no iterations:\nits point appears "
+                                    "when the run ends.")
+                               : tr("Waiting for the first iterations…"))
+            : tr("The objective of each iteration appears here during a run.\n"
+                 "Press Run (Ctrl+R) to start one."));
+    for (QCPAxis* axis : { m_plot->xAxis, y }) {
+        axis->setTicks(haveValues);
+        axis->grid()->setVisible(haveValues);
+    }
     if (!haveValues) {
         y->setScaleType(QCPAxis::stLogarithmic);
         y->setTicker(m_logTicker);

@@ -298,7 +298,8 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
     // A continued run's curve goes on from the one it continues.
     m_plot->beginRun(
         tr("%1, k = %2").arg(methodTitle(m_runOptions.method)).arg(m_runOptions.params.rank),
-        m_runOptions.driver.startHistory);
+        m_runOptions.driver.startHistory,
+        stopsByIterationLimit(QString::fromStdString(m_runOptions.method)));
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
         m_controls->setProgress(0, m_runOptions.driver.maxIter);
     else

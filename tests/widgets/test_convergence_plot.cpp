@@ -83,6 +83,7 @@ private Q_SLOTS:
     void hoverShowsTheNearestPoint();
     void exportsPngSvgAndPdf();
     void logTicksStayReadableOnNarrowRanges();
+    void emptyPlotSaysWhatWillAppear();
 };
 
 void TestConvergencePlot::overlaysHaveALegendAndStableColours()
@@ -101,7 +102,7 @@ void TestConvergencePlot::overlaysHaveALegendAndStableColours()
         (QStringList { QStringLiteral("CF, k = 8"), QStringLiteral("LCCF, k = 8") }));
     const QStringList legend = plot->legendNames();
     QCOMPARE(legend.size(), 3);
-    QVERIFY(legend.contains(QStringLiteral("current: NMF, k = 8")));
+    QVERIFY(legend.contains(QStringLiteral("this run")));
     QVERIFY(legend.contains(QStringLiteral("CF, k = 8")));
     QVERIFY(legend.contains(QStringLiteral("LCCF, k = 8")));
     const QColor cf = plot->overlayColor(QStringLiteral("CF, k = 8"));
@@ -151,8 +152,7 @@ void TestConvergencePlot::returnedFactorsPoint()
     QCOMPARE(returned->data()->at(0)->key, 60.0);
     QCOMPARE(returned->data()->at(0)->value, f.returnedObjective);
     QCOMPARE(plot->graphCount(), 1); // the objective curves: the point is not one
-    QVERIFY(
-        plot->legendNames().contains(QStringLiteral("returned factors (after the normalization)")));
+    QVERIFY(plot->legendNames().contains(QStringLiteral("returned factors (normalized)")));
     QVERIFY(plot->plot()->yAxis->range().lower < f.returnedObjective);
     QCOMPARE(returned->scatterStyle().shape(), QCPScatterStyle::ssCircle);
     saveScreenshot(*plot, QStringLiteral("convergence_returned_factors.png"));
@@ -310,3 +310,42 @@ void TestConvergencePlot::logTicksStayReadableOnNarrowRanges()
 
 QTEST_MAIN(TestConvergencePlot)
 #include "test_convergence_plot.moc"
+
+// Before a run the plot had axes from 1 to 10 with nothing on them. Now it says what will
+// appear, with no tick labels or grid; a begun run says it is waiting (or, for a method without
+// iterations, that its point comes at the end); the first point replaces the sentence.
+void TestConvergencePlot::emptyPlotSaysWhatWillAppear()
+{
+    auto plot = shownPlot();
+    QVERIFY(plot);
+    QVERIFY2(
+        plot->emptyText().contains(QStringLiteral("Press Run")), qPrintable(plot->emptyText()));
+    QVERIFY(!plot->plot()->xAxis->ticks());
+    QVERIFY(!plot->plot()->yAxis->grid()->visible());
+    saveScreenshot(*plot, QStringLiteral("convergence_empty.png"));
+
+    plot->beginRun(QStringLiteral("NMF, k = 8"));
+    QVERIFY2(plot->emptyText().contains(QStringLiteral("Waiting")), qPrintable(plot->emptyText()));
+    IterationReport report;
+    report.iteration = 1;
+    report.objective = 5;
+    plot->appendReports({ report });
+    QVERIFY(plot->emptyText().isEmpty());
+    QVERIFY(plot->plot()->xAxis->ticks());
+    QVERIFY(plot->plot()->yAxis->grid()->visible());
+
+    plot->beginRun(QStringLiteral("PCA, k = 8"), {}, false);
+    QVERIFY2(plot->emptyText().contains(QStringLiteral("when the run ends")),
+        qPrintable(plot->emptyText()));
+    Factorization pca = history(1, 4);
+    pca.method = "pca";
+    plot->showHistory(pca, QStringLiteral("PCA, k = 8"));
+    QVERIFY(plot->emptyText().isEmpty());
+    QVERIFY(!plot->noteText().isEmpty());
+
+    // A failed first run goes back to the empty plot (MainWindow::showLastGoodHistory).
+    plot->beginRun(QStringLiteral("NMF, k = 8"));
+    plot->clear();
+    QVERIFY2(
+        plot->emptyText().contains(QStringLiteral("Press Run")), qPrintable(plot->emptyText()));
+}
