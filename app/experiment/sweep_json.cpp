@@ -147,6 +147,12 @@ QJsonObject trialToJson(
         json.insert(u"param_value"_s, t.parameterValue);
     }
     json.insert(u"params"_s, params);
+    // CF_OGL's graph components as a clustering: null when the learned graph did not have
+    // exactly c components; absent for the other methods.
+    if (t.graphAc || t.cell.method == "cf-ogl") {
+        json.insert(u"graph_ac"_s, t.graphAc ? QJsonValue(*t.graphAc) : QJsonValue());
+        json.insert(u"graph_nmi"_s, t.graphNmi ? QJsonValue(*t.graphNmi) : QJsonValue());
+    }
     return json;
 }
 
@@ -188,6 +194,10 @@ Result<TrialResult> trialFromJson(const QJsonObject& o)
             s.value(u"nmi"_s).toDouble() });
     }
     t.seconds = o.value(u"seconds"_s).toDouble();
+    if (o.value(u"graph_ac"_s).isDouble() && o.value(u"graph_nmi"_s).isDouble()) {
+        t.graphAc = o.value(u"graph_ac"_s).toDouble();
+        t.graphNmi = o.value(u"graph_nmi"_s).toDouble();
+    }
     return t;
 }
 

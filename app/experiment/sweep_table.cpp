@@ -113,6 +113,54 @@ QString comparisonSection(const SweepSummary& s, const ExperimentOptions& o,
     return text + u"\n\n"_s;
 }
 
+// CF_OGL's learned graph, when it has exactly c components, is a clustering of its own
+// (METHODS.md 3.4): per series and c, in how many trials it had c components and the mean ±
+// std of its AC and NMI over those trials. Empty when no series is CF_OGL.
+QString graphComponentSection(
+    const SweepSummary& s, const ExperimentOptions& o, const std::vector<TrialResult>& trials)
+{
+    QString text;
+    for (const SeriesKey& key : s.series) {
+        if (key.method != "cf-ogl")
+            continue;
+        text += u"### %1\n\n"_s.arg(seriesLabel(key, o))
+            + headerRow(u"c"_s, { u"trials with c components"_s, u"AC (%)"_s, u"NMI (%)"_s });
+        for (int c : s.clusters) {
+            std::vector<double> ac, nmi;
+            int trialCount = 0;
+            for (const TrialResult& t : trials) {
+                if (t.cell.method != key.method || t.cell.parameterIndex != key.parameterIndex
+                    || t.cell.clusters != c)
+                    continue;
+                ++trialCount;
+                if (t.graphAc && t.graphNmi) {
+                    ac.push_back(*t.graphAc);
+                    nmi.push_back(*t.graphNmi);
+                }
+            }
+            const auto cell = [](const std::vector<double>& values) {
+                if (values.empty())
+                    return u"-"_s;
+                const MeanStd m = meanStd(values);
+                return values.size() > 1 ? percent(m.mean) + u" ± "_s + percent(m.std)
+                                         : percent(m.mean);
+            };
+            text += u"| %1 | %2 of %3 | %4 | %5 |\n"_s.arg(c)
+                        .arg(ac.size())
+                        .arg(trialCount)
+                        .arg(cell(ac), cell(nmi));
+        }
+        text += u'\n';
+    }
+    if (text.isEmpty())
+        return {};
+    return u"## CF_OGL's graph components as clusters\n\n"
+           "When the learned graph has exactly c connected components they are a clustering of "
+           "their own (the tables above score k-means on V); the kept sub-run of each trial, on "
+           "the same samples.\n\n"_s
+        + text;
+}
+
 } // namespace
 
 QString seriesLabel(const SeriesKey& key, const ExperimentOptions& options)
@@ -174,6 +222,7 @@ QString markdownTable(const SweepSummary& s, const ExperimentOptions& o,
                     .arg(context.cellsFinished)
                     .arg(context.cellsPlanned);
     text += u'\n' + metricSection(s, o, Metric::Accuracy) + metricSection(s, o, Metric::Nmi);
+    text += graphComponentSection(s, o, trials);
 
     const QString acComparisons = comparisonSection(s, o, trials, Metric::Accuracy, compare);
     const QString nmiComparisons = comparisonSection(s, o, trials, Metric::Nmi, compare);
@@ -217,9 +266,12 @@ QString resultsCsv(
     const std::vector<TrialResult>& trials, const ExperimentOptions& o, const QStringList& names)
 {
     // `selection` on every row: with --select accuracy the kept sub-run was chosen by looking at
-    // the truth labels, which METHODS.md 6 asks every output to say.
+    // the truth labels, which METHODS.md 6 asks every output to say. graph_ac and graph_nmi:
+    // CF_OGL's learned graph components as a clustering (METHODS.md 3.4), empty when the graph
+    // does not have exactly c components and for the other methods.
     QString csv = u"method,param,param_value,clusters,trial,seed,classes,rank,samples,labeled,"
-                  "evaluated,ac,nmi,objective,iterations,stop_reason,subrun,seconds,selection\n"_s;
+                  "evaluated,ac,nmi,objective,iterations,stop_reason,subrun,seconds,selection,"
+                  "graph_ac,graph_nmi\n"_s;
     const QString selection = selectionKey(o);
     const QString param
         = o.parameterSweep() ? QString::fromStdString(sweepParameterName(o.parameter)) : QString();
@@ -234,7 +286,8 @@ QString resultsCsv(
             QString::number(t.samples), QString::number(t.labeled), QString::number(t.evaluated),
             full(t.ac), full(t.nmi), full(t.objective), QString::number(t.iterations),
             QString::fromLatin1(stopReasonName(t.stopReason)), QString::number(t.subrun + 1),
-            QString::number(t.seconds, 'f', 4), selection };
+            QString::number(t.seconds, 'f', 4), selection, t.graphAc ? full(*t.graphAc) : QString(),
+            t.graphNmi ? full(*t.graphNmi) : QString() };
         csv += csvLine(fields);
     }
     return csv;

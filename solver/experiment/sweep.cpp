@@ -215,6 +215,13 @@ std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentO
             result.objective = score.objective;
             result.iterations = f.iterations;
             result.stopReason = f.stopReason;
+            result.graphAc.reset();
+            result.graphNmi.reset();
+            if (!f.graphClusters.empty()) {
+                const std::vector<int> components = gather(f.graphClusters, evaluated);
+                result.graphAc = clusteringAccuracy(evaluatedTruth, components);
+                result.graphNmi = normalizedMutualInformation(evaluatedTruth, components);
+            }
         }
     }
     result.seconds

@@ -32,6 +32,11 @@ struct TrialResult {
     StopReason stopReason = StopReason::MaxIterations;
     int subrun = 0; // index of the kept sub-run
     std::vector<SubrunScore> subruns; // every sub-run, in order
+    // CF_OGL's learned graph, when it has exactly c connected components, is a clustering of
+    // its own (METHODS.md 3.4): its AC and NMI for the kept sub-run, on the evaluated samples.
+    // Empty for other methods and when the components are not c.
+    std::optional<double> graphAc;
+    std::optional<double> graphNmi;
     double seconds = 0; // wall time of the whole cell (every sub-run, clustering included)
 };
 

@@ -91,7 +91,8 @@ bool same(const TrialResult& a, const TrialResult& b)
             return false;
     return a.cell == b.cell && a.seed == b.seed && a.classes == b.classes && a.ac == b.ac
         && a.nmi == b.nmi && a.objective == b.objective && a.iterations == b.iterations
-        && a.rank == b.rank && a.samples == b.samples && a.subrun == b.subrun;
+        && a.rank == b.rank && a.samples == b.samples && a.subrun == b.subrun
+        && a.graphAc == b.graphAc && a.graphNmi == b.graphNmi;
 }
 
 TrialResult made(const std::string& method, int c, int trial, double ac, double nmi)
@@ -228,11 +229,35 @@ private slots:
         QVERIFY(md.contains(u"cf vs nmf"_s)); // against the best by average AC
         QVERIFY(md.contains(u"Wilcoxon"_s));
         QVERIFY(!md.contains(u"Incomplete"_s));
+        QVERIFY(!md.contains(u"graph components"_s)); // no CF_OGL series
+
+        // CF_OGL's graph components: per c, in how many trials there were c of them and their
+        // scores over those trials.
+        ExperimentOptions withOgl = o;
+        withOgl.methods = { "cf-ogl" };
+        std::vector<TrialResult> oglTrials { made("cf-ogl", 2, 0, 0.9, 0.5),
+            made("cf-ogl", 2, 1, 0.7, 0.5), made("cf-ogl", 3, 0, 0.6, 0.4),
+            made("cf-ogl", 3, 1, 0.8, 0.4) };
+        oglTrials[0].graphAc = 0.75;
+        oglTrials[0].graphNmi = 0.5;
+        for (int i : { 2, 3 }) {
+            oglTrials[std::size_t(i)].graphAc = 0.6 + 0.2 * (i - 2);
+            oglTrials[std::size_t(i)].graphNmi = 0.4;
+        }
+        const QString oglMd = markdownTable(summarize(withOgl, oglTrials), withOgl, oglTrials,
+            { u"Hand"_s, 40, 6, 8, 8, selectionLabel(withOgl) });
+        QVERIFY2(oglMd.contains(u"## CF_OGL's graph components as clusters"_s), qPrintable(oglMd));
+        QVERIFY2(oglMd.contains(u"| 2 | 1 of 2 | 75.0 | 50.0 |"_s), qPrintable(oglMd));
+        QVERIFY2(oglMd.contains(u"| 3 | 2 of 2 | 70.0 ± 14.1 | 40.0 ± 0.0 |"_s), qPrintable(oglMd));
         const QString csv = resultsCsv(trials, o, { u"a"_s, u"b,c"_s });
         QCOMPARE(csv.count(u'\n'), 9);
         QVERIFY(csv.startsWith(u"method,param,param_value,clusters,trial,seed"_s));
-        QVERIFY(csv.section(u'\n', 0, 0).endsWith(u",selection"_s));
-        QVERIFY(csv.section(u'\n', 1, 1).endsWith(u",single"_s));
+        QVERIFY(csv.section(u'\n', 0, 0).endsWith(u",selection,graph_ac,graph_nmi"_s));
+        QVERIFY(csv.section(u'\n', 1, 1).endsWith(u",single,,"_s)); // no graph components
+        std::vector<TrialResult> ogl { made("cf-ogl", 2, 0, 0.9, 0.5) };
+        ogl[0].graphAc = 0.75;
+        ogl[0].graphNmi = 0.5;
+        QVERIFY(resultsCsv(ogl, o, {}).section(u'\n', 1, 1).endsWith(u",single,0.75,0.5"_s));
 
         // The same table as data (METHODS.md 6: Markdown, CSV and JSON): per series and c, then
         // the average row, with the selection on every line.
@@ -261,7 +286,7 @@ private slots:
         // The oracle choice is labelled in every output, the CSVs included.
         o.subruns = 3;
         o.selection = SubrunSelection::Accuracy;
-        QVERIFY(resultsCsv(trials, o, {}).section(u'\n', 1, 1).endsWith(u",oracle-best-ac"_s));
+        QVERIFY(resultsCsv(trials, o, {}).section(u'\n', 1, 1).endsWith(u",oracle-best-ac,,"_s));
         QVERIFY(summaryCsv(s, o).section(u'\n', 1, 1).endsWith(u",oracle-best-ac"_s));
         o.selection = SubrunSelection::Objective;
         QVERIFY(summaryCsv(s, o).section(u'\n', 1, 1).endsWith(u",lowest-objective"_s));
@@ -279,6 +304,23 @@ private slots:
         QVERIFY(read.ok());
         QVERIFY(same(*read, t));
         QCOMPARE(back.value(u"trial"_s).toInt(), 3); // 1-based in files
+        QVERIFY(!back.contains(u"graph_ac"_s)); // only CF_OGL has graph components
+
+        // CF_OGL's graph components: scored, or null when the graph did not have c of them.
+        TrialResult ogl = t;
+        ogl.cell.method = "cf-ogl";
+        ogl.graphAc = 0.8;
+        ogl.graphNmi = 0.6;
+        for (int pass = 0; pass < 2; ++pass) {
+            const QJsonObject oglJson = trialToJson(ogl, o, data.raw().classNames);
+            QCOMPARE(oglJson.value(u"graph_ac"_s).isNull(), pass == 1);
+            QVERIFY(oglJson.contains(u"graph_nmi"_s));
+            const Result<TrialResult> oglBack = trialFromJson(oglJson);
+            QVERIFY(oglBack.ok());
+            QVERIFY(same(*oglBack, ogl));
+            ogl.graphAc.reset();
+            ogl.graphNmi.reset();
+        }
         QVERIFY(selectionLabel(o).contains(u"lowest objective"_s));
         o.selection = SubrunSelection::Accuracy;
         QVERIFY(selectionLabel(o).contains(u"oracle selection"_s));

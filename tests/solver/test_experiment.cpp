@@ -492,6 +492,26 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(
             std::invalid_argument, replayCell({ X, labels }, o, cell, o.subruns));
     }
+    void graphComponentsAreScored()
+    {
+        // CF_OGL's learned graph with exactly c components is a clustering of its own: the
+        // cell scores it beside k-means on V, as the run itself does (RunResult::graphAc); the
+        // other methods have none.
+        std::vector<int> labels;
+        const Matrix X = planted(24, 6, 8, labels, 5);
+        ExperimentOptions o = smallExperiment();
+        o.methods = { "cf-ogl", "nmf" };
+        o.base.driver.maxIter = 5;
+        const ExperimentCell cell { "cf-ogl", 3, 0, 0 };
+        const TrialResult trial = *runCell({ X, labels }, o, cell);
+        QVERIFY(trial.graphAc && trial.graphNmi);
+        const CellReplay replay = replayCell({ X, labels }, o, cell, trial.subrun);
+        const RunResult again = runAndCluster(replay.X, replay.truth, replay.run);
+        QVERIFY(again.graphAc);
+        QCOMPARE(*trial.graphAc, *again.graphAc);
+        QCOMPARE(*trial.graphNmi, *again.graphNmi);
+        QVERIFY(!runCell({ X, labels }, o, { "nmf", 3, 0, 0 })->graphAc);
+    }
     void parameterSweepAppliesTheValue()
     {
         ExperimentOptions o = smallExperiment();
