@@ -164,6 +164,12 @@ QString runSummaryHtml(const RunResult& result, const RunOptions& options)
     } else {
         html += row(tr("AC / NMI"), tr("no labels"));
     }
+    if (everySampleLabelled(result))
+        html += row(tr("Labels"),
+            QStringLiteral("<b>%1</b>")
+                .arg(tr("every sample's label was given to the method: AC and NMI score the "
+                        "given labels, not a clustering; lower the labelled fraction")
+                         .toHtmlEscaped()));
     // METHODS.md 3: when CF_OGL's learned graph has exactly c components, they are a clustering
     // of their own, reported alongside k-means on V.
     if (result.graphAc && result.graphNmi)

@@ -213,6 +213,11 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     if (result.graphAc)
         out << "graph components (CF_OGL): AC " << formatOptional(result.graphAc) << ", NMI "
             << formatOptional(result.graphNmi) << '\n';
+    if (everySampleLabelled(result))
+        out << "note: every sample's label was given to "
+            << QString::fromStdString(options.run.method)
+            << ", so AC and NMI score the given labels, not a clustering; label fewer samples "
+               "(--labeled-fraction or --labeled-per-class)\n";
     if (suggestsKMeansStart(f, runOptions))
         out << "note: stopped at --max-iter while the objective was still decreasing; raise "
                "--max-iter or try --init kmeans (from a random start every basis vector begins "

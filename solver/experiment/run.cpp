@@ -8,6 +8,7 @@
 #include "metrics/clustering_metrics.h"
 #include "metrics/quality.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <set>
@@ -127,6 +128,12 @@ int runClusters(const RunOptions& options, const std::vector<int>& truth)
 {
     const int classes = truth.empty() ? 0 : int(std::set<int>(truth.begin(), truth.end()).size());
     return options.clusters > 0 ? options.clusters : (classes > 0 ? classes : options.params.rank);
+}
+
+bool everySampleLabelled(const RunResult& result)
+{
+    return !result.knownLabels.empty()
+        && std::ranges::all_of(result.knownLabels, [](int label) { return label >= 0; });
 }
 
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,

@@ -73,6 +73,11 @@ struct SetupCache {
 // when set, else the number of classes in `truth`, else the rank.
 int runClusters(const RunOptions& options, const std::vector<int>& truth);
 
+// Whether a semi-supervised run was given the label of every sample (a labelled fraction or
+// count that covers every class): its AC and NMI then score the labels it was given, not a
+// clustering it found.
+bool everySampleLabelled(const RunResult& result);
+
 // Factorizes X (m x n) and clusters the rows of V; AC/NMI against `truth` when it is not empty
 // (then it has n entries). Throws std::invalid_argument for bad options or data. A cancel is a
 // result: during the iterations, StopReason::Cancelled with the factors reached; during the

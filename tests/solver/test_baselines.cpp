@@ -358,6 +358,10 @@ private slots:
             QCOMPARE(int(std::count_if(
                          r.knownLabels.begin(), r.knownLabels.end(), [](int l) { return l >= 0; })),
                 6);
+            QVERIFY(!everySampleLabelled(r));
+            // 12 per class labels every sample: the scores then measure the given labels.
+            o.labeledPerClass = 12;
+            QVERIFY(everySampleLabelled(runAndCluster(X, truth, o)));
         }
         RunOptions plain;
         plain.method = "nmf";
@@ -365,6 +369,7 @@ private slots:
         plain.driver.maxIter = 5;
         plain.labeledPerClass = 2;
         QVERIFY(runAndCluster(X, truth, plain).knownLabels.empty());
+        QVERIFY(!everySampleLabelled(runAndCluster(X, truth, plain)));
     }
     void labeledSubsetByFraction()
     {
