@@ -113,10 +113,11 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     clock.restart();
     Dataset data = std::move(*loaded);
     // What the loader left out (files that are not images, damaged or unreadable ones, folders
-    // without images) changes the data the run sees; info prints every note, run these.
+    // without images) or merged (nested folders into their class) changes the data the run
+    // sees; info prints every note, run these.
     for (const QString& note : std::as_const(data.notes))
         if (note.startsWith(u"skipped "_s) || note.startsWith(u"ignored "_s)
-            || note.startsWith(u"left out "_s))
+            || note.startsWith(u"left out "_s) || note.startsWith(u"images in folders below"_s))
             out << "note: " << note << '\n';
     prepareDataset(data, options.dataset.prepare);
     try {

@@ -114,12 +114,17 @@ QString classPrefix(const QString& fileName)
     return cut > 0 ? fileName.left(cut) : fileName;
 }
 
+// `nestedClasses`: the class folders some of whose images sit in folders below them (they join
+// the top folder's class, which a note says: a parent of the class folders chosen by mistake
+// gives one class).
 void loadClassFolders(const QDir& top, const QFileInfoList& subdirs, ImageSet& set,
-    QStringList& classOfImage, Skipped& skipped, QStringList& emptyFolders)
+    QStringList& classOfImage, Skipped& skipped, QStringList& emptyFolders,
+    QStringList& nestedClasses)
 {
     for (const QFileInfo& sub : subdirs) {
         const QDir dir(sub.absoluteFilePath());
         int loaded = 0;
+        bool nested = false;
         for (const QString& relative : filesBelow(dir)) {
             const QString name = top.relativeFilePath(dir.filePath(relative));
             if (auto image = readImage(dir.filePath(relative), name, skipped)) {
@@ -127,10 +132,13 @@ void loadClassFolders(const QDir& top, const QFileInfoList& subdirs, ImageSet& s
                 set.files << name;
                 classOfImage << sub.fileName();
                 ++loaded;
+                nested = nested || relative.contains(u'/');
             }
         }
         if (loaded == 0)
             emptyFolders << sub.fileName() + u'/';
+        if (nested)
+            nestedClasses << sub.fileName() + u'/';
     }
 }
 
@@ -179,8 +187,8 @@ Result<ImageSet> loadImageFolder(const QString& path)
     const QFileInfoList files = naturallySorted(top.entryInfoList(QDir::Files, QDir::NoSort));
 
     Skipped skipped;
-    QStringList classOfImage, emptyFolders;
-    loadClassFolders(top, subdirs, set, classOfImage, skipped, emptyFolders);
+    QStringList classOfImage, emptyFolders, nestedClasses;
+    loadClassFolders(top, subdirs, set, classOfImage, skipped, emptyFolders, nestedClasses);
 
     if (!set.images.empty()) {
         QStringList stray;
@@ -198,6 +206,16 @@ Result<ImageSet> loadImageFolder(const QString& path)
                          .arg(set.size())
                          .arg(set.classNames.size())
                          .arg(listSome(set.classNames, 6));
+        if (!nestedClasses.isEmpty())
+            set.notes << QStringLiteral("images in folders below a class folder join its class "
+                                        "(%1 of %2 class folder(s) hold some: %3)%4")
+                             .arg(nestedClasses.size())
+                             .arg(set.classNames.size())
+                             .arg(listSome(nestedClasses))
+                             .arg(set.classNames.size() == 1
+                                     ? QStringLiteral("; with one class, open the folder that "
+                                                      "holds the class folders")
+                                     : QString());
         if (!stray.isEmpty())
             set.notes << QStringLiteral("left out %1 image(s) outside the class folders: %2")
                              .arg(stray.size())

@@ -169,6 +169,10 @@ private slots:
         const QString notes = joined(set->notes);
         QVERIFY2(notes.contains(u"outside the class folders: stray.png"_s), qPrintable(notes));
         QVERIFY2(notes.contains(u"without images: empty/"_s), qPrintable(notes));
+        // dog/deeper/f.pgm joins class dog, and a note says so.
+        QVERIFY2(notes.contains(u"join its class (1 of 2 class folder(s) hold some: dog/)"_s),
+            qPrintable(notes));
+        QVERIFY(!notes.contains(u"open the folder that holds"_s));
 
         // The default grayscale step turns the colour image into luma grey.
         const Result<Dataset> data = load(dir.path());
@@ -179,6 +183,24 @@ private slots:
         const Result<Dataset> refused = load(dir.path(), keepColour);
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().contains(u"dog/g.png"_s), qPrintable(refused.error()));
+    }
+
+    void aParentOfTheClassFoldersGivesOneClass()
+    {
+        // The folder above the class folders was opened: every image falls into one class, the
+        // set's name; the note says what happened and what to open instead.
+        QTemporaryDir dir;
+        for (int s = 1; s <= 2; ++s)
+            for (int i = 1; i <= 2; ++i)
+                QVERIFY(fixtures::writeBytes(path(dir, u"orl/s%1/%2.pgm"_s.arg(s).arg(i)),
+                    fixtures::pgmBytes(fixtures::pattern(6, 6, s * 3 + i))));
+        const Result<ImageSet> set = loadImageFolder(dir.path());
+        QVERIFY(set.ok());
+        QCOMPARE(set->classNames, (QStringList { u"orl"_s }));
+        const QString notes = joined(set->notes);
+        QVERIFY2(notes.contains(u"(1 of 1 class folder(s) hold some: orl/); with one class, open "
+                                "the folder that holds the class folders"_s),
+            qPrintable(notes));
     }
 
     void unlabelledFlatFolder()
