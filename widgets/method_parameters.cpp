@@ -63,11 +63,9 @@ Parameters methodParameters(const QString& method)
 
 double defaultLambda(const QString& method)
 {
-    if (method == u"lcf")
-        return 0.3;
-    if (method == u"cf-ogl")
-        return 1;
-    return 100;
+    // The solver's own default; 100 for a method without lambda, whose panel shows no lambda
+    // row.
+    return facet::defaultLambda(method.toStdString()).value_or(kDefaultGraphLambda);
 }
 
 QString defaultInit(const QString& method)

@@ -19,6 +19,13 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
     const Factorization& f = result.factorization;
     QJsonObject params = runParamsToJson(options);
     params.insert(u"clusters"_s, result.clusters); // the number actually used
+    // The lambda the method used when none was given (the file then says which value ran, not
+    // only that it was the default); "defaulted" names such parameters.
+    if (const std::optional<double> lambda = defaultLambda(options.method);
+        lambda && !options.params.lambda) {
+        params.insert(u"lambda"_s, *lambda);
+        params.insert(u"defaulted"_s, QJsonArray { u"lambda"_s });
+    }
     // scale01, l2_normalize, pixel_order and the image steps (size, faces, noise, ...).
     const QJsonObject prepare = preparationToJson(request);
     QJsonObject dataset {

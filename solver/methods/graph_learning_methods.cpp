@@ -59,7 +59,7 @@ void appendGraphLearningMethods(std::vector<MethodEntry>& table)
             options.rank = o.rank;
             options.clusters = o.clusters == 0 ? o.rank : o.clusters;
             options.beta = o.beta;
-            options.lambda = o.lambda.value_or(1.0);
+            options.lambda = o.lambda.value_or(kDefaultCfOglLambda);
             options.mu = o.mu;
             options.innerSteps = o.innerSteps;
             options.paperVariant = o.paperVariant;

@@ -16,9 +16,6 @@
 namespace facet {
 namespace {
 
-// METHODS.md 1.3: lambda = 100 unless given.
-constexpr double kDefaultGraphLambda = 100;
-
 double graphLambda(const MethodOptions& o)
 {
     const double lambda = o.lambda.value_or(kDefaultGraphLambda);

@@ -13,13 +13,10 @@
 namespace facet {
 namespace {
 
-// METHODS.md 1.5: the paper's default.
-constexpr double kDefaultLcfLambda = 0.3;
-
 // LCF takes any kernel with K >= 0; it has no general form and no NCW form.
 MethodFactory makeLcf(MatrixCRef X, const MethodOptions& o, MethodContext& context)
 {
-    const double lambda = o.lambda.value_or(kDefaultLcfLambda);
+    const double lambda = o.lambda.value_or(kDefaultLcfLambda); // METHODS.md 1.5: the paper's
     if (!(lambda >= 0) || !std::isfinite(lambda))
         throw std::invalid_argument(
             "lambda must be finite and >= 0, got " + std::to_string(lambda));

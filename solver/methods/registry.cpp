@@ -51,6 +51,17 @@ const MethodInfo* findMethod(const std::string& name)
     return nullptr;
 }
 
+std::optional<double> defaultLambda(const std::string& method)
+{
+    if (method == "lccf" || method == "gnmf" || method == "semignmf")
+        return kDefaultGraphLambda;
+    if (method == "lcf")
+        return kDefaultLcfLambda;
+    if (method == "cf-ogl")
+        return kDefaultCfOglLambda;
+    return std::nullopt;
+}
+
 std::string methodLabel(const std::string& name)
 {
     static const std::pair<const char*, const char*> kLabels[]

@@ -66,6 +66,14 @@ const MethodInfo* findMethod(const std::string& name);
 // name in capitals for a name outside the catalog.
 std::string methodLabel(const std::string& name);
 
+// The weight lambda a method uses when MethodOptions::lambda is unset (METHODS.md: LCCF, GNMF
+// and SemiGNMF 100 (1.3), LCF 0.3 (1.5, the paper's), CF_OGL 1 (3)); none for the methods
+// without one.
+inline constexpr double kDefaultGraphLambda = 100;
+inline constexpr double kDefaultLcfLambda = 0.3;
+inline constexpr double kDefaultCfOglLambda = 1;
+std::optional<double> defaultLambda(const std::string& method);
+
 // Shared, once-per-data-set pieces (the kernel operator, the kNN graph, ...).
 struct MethodContext {
     std::shared_ptr<const Gram> gram; // linear kernel; created on demand when null

@@ -169,6 +169,7 @@ private Q_SLOTS:
         QVERIFY(!r.hasFactors());
         QCOMPARE(r.options.method, std::string("gnmf"));
         QCOMPARE(r.options.params.lambda, std::optional<double>(10));
+        QVERIFY(!report[u"params"_s].toObject().contains(u"defaulted"_s));
         QCOMPARE(r.options.driver.seed, std::uint64_t(77));
         QCOMPARE(r.options.driver.maxIter, 40);
         QVERIFY(r.history == result.factorization.history);
@@ -189,6 +190,22 @@ private Q_SLOTS:
         QVERIFY(!canRepeat(w->runs[0].options));
         warm.driver.start = std::make_shared<const std::vector<Matrix>>();
         QVERIFY(canRepeat(warm));
+
+        // An unset lambda is written as the value the method used, and named as defaulted;
+        // a method without lambda keeps null.
+        RunOptions defaulted = options;
+        defaulted.params.lambda.reset();
+        QJsonObject params
+            = runReport(data, request, defaulted, result, {})[u"params"_s].toObject();
+        QCOMPARE(params[u"lambda"_s].toDouble(), 100.0);
+        QCOMPARE(params[u"defaulted"_s].toArray(), QJsonArray { u"lambda"_s });
+        defaulted.method = "lcf";
+        params = runReport(data, request, defaulted, result, {})[u"params"_s].toObject();
+        QCOMPARE(params[u"lambda"_s].toDouble(), 0.3);
+        defaulted.method = "nmf";
+        params = runReport(data, request, defaulted, result, {})[u"params"_s].toObject();
+        QVERIFY(params[u"lambda"_s].isNull());
+        QVERIFY(!params.contains(u"defaulted"_s));
     }
 
     void saveAndLoadThroughAFile()
