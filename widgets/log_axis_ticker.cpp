@@ -29,8 +29,11 @@ QVector<double> multiplesInRange(const QCPRange& range, std::initializer_list<do
 
 bool LogAxisTicker::usesDecades(const QCPRange& range)
 {
-    return range.lower > 0 && range.upper > 0
-        && std::log10(range.upper / range.lower) >= kMinDecades;
+    if (!(range.lower > 0 && range.upper > 0)
+        || std::log10(range.upper / range.lower) < kMinDecades)
+        return false;
+    // At least two powers of ten inside, or the axis has a single label (150 .. 6000: 1000).
+    return std::floor(std::log10(range.upper)) - std::ceil(std::log10(range.lower)) >= 1;
 }
 
 int LogAxisTicker::getSubTickCount(double tickStep)

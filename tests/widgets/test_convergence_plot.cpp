@@ -306,10 +306,13 @@ void TestConvergencePlot::logTicksStayReadableOnNarrowRanges()
     QVERIFY(sameTicks(probe.ticks(QCPRange(0.006, 0.031)), { 0.007, 0.01, 0.02, 0.03 }));
     // Within one decade 1..9 is still the fallback.
     QVERIFY(sameTicks(probe.ticks(QCPRange(2700, 5200)), { 3000, 4000, 5000 }));
+    // 1.6 decades holding one power of ten labelled only that one (an LCF curve showed a single
+    // label); such a range gets the 1-2-5 multiples, and the decades need two powers inside.
+    QVERIFY(!LogAxisTicker::usesDecades(QCPRange(150, 6000)));
+    QVERIFY(sameTicks(probe.ticks(QCPRange(150, 6000)), { 200, 500, 1000, 2000, 5000 }));
+    QVERIFY(LogAxisTicker::usesDecades(QCPRange(90, 6000)));
+    QVERIFY(LogAxisTicker::usesDecades(QCPRange(150, 60000)));
 }
-
-QTEST_MAIN(TestConvergencePlot)
-#include "test_convergence_plot.moc"
 
 // Before a run the plot had axes from 1 to 10 with nothing on them. Now it says what will
 // appear, with no tick labels or grid; a begun run says it is waiting (or, for a method without
@@ -349,3 +352,6 @@ void TestConvergencePlot::emptyPlotSaysWhatWillAppear()
     QVERIFY2(
         plot->emptyText().contains(QStringLiteral("Press Run")), qPrintable(plot->emptyText()));
 }
+
+QTEST_MAIN(TestConvergencePlot)
+#include "test_convergence_plot.moc"
