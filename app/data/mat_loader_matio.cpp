@@ -2,6 +2,7 @@
 #include "data/mat_loader_matio.h"
 
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <cstdint>
 #include <mutex>
@@ -68,6 +69,30 @@ MatioMessages::MatioMessages()
 MatioMessages::~MatioMessages()
 {
     t_matioMessages = m_previous;
+}
+
+QString MatioMessages::since(qsizetype first) const
+{
+    static const QRegularExpression frame(
+        QStringLiteral("^HDF5 error #\\d+ in (\\S+)(?:.*\\n\\s*minor: ([^\\n]*))?"),
+        QRegularExpression::DotMatchesEverythingOption);
+    QStringList out;
+    QString call, reason;
+    for (const QString& message : m_messages.mid(first)) {
+        const QRegularExpressionMatch match = frame.match(message);
+        if (!match.hasMatch()) {
+            out << message;
+            continue;
+        }
+        if (call.isEmpty())
+            call = match.captured(1); // the outermost frame: the library call that failed
+        if (!match.captured(2).trimmed().isEmpty())
+            reason = match.captured(2).trimmed(); // the innermost frame: why
+    }
+    if (!call.isEmpty())
+        out << (reason.isEmpty() ? QStringLiteral("HDF5: %1 failed").arg(call)
+                                 : QStringLiteral("HDF5: %1 failed: %2").arg(call, reason));
+    return out.join(QStringLiteral("; "));
 }
 
 QString className(matio_classes c)

@@ -27,10 +27,10 @@ public:
     MatioMessages& operator=(const MatioMessages&) = delete;
 
     qsizetype count() const { return m_messages.size(); }
-    QString since(qsizetype first) const
-    {
-        return m_messages.mid(first).join(QStringLiteral("; "));
-    }
+    // The messages from index `first` on, joined by "; ". libhdf5's error stack (one message per
+    // frame, "HDF5 error #000 in H5Dread() / file / major / minor") becomes one line: the call
+    // that failed and the deepest frame's reason, "HDF5: H5Dread() failed: Address overflowed".
+    QString since(qsizetype first) const;
 
 private:
     QStringList m_messages;

@@ -4,6 +4,7 @@
 // headers claim. The "fuzz" rows are inputs libFuzzer found (fuzz/fuzz_mat.cpp) that made matio
 // allocate gigabytes or hit undefined behaviour in the loader's own message.
 #include "data/mat_loader.h"
+#include "data/mat_loader_matio.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -387,6 +388,27 @@ private Q_SLOTS:
             QVERIFY2(!loaded.ok(), qPrintable(QStringLiteral("cut at %1 bytes loaded").arg(cut)));
             QVERIFY(!loaded.error().isEmpty());
         }
+    }
+
+    // libhdf5's error stack reached the user as twelve frames of source files and line numbers
+    // (a damaged MAT 7.3 file from fuzzing); it now reads as the failed call and the deepest
+    // reason, and matio's own messages stay as they are.
+    void hdf5ErrorStackIsOneLine()
+    {
+        matio::MatioMessages log;
+        Mat_Critical("Could not read the header");
+        Mat_Critical("HDF5 error #000 in H5Dread()\n      file : ../../../src/H5Dio.c:186\n"
+                     "      major: Dataset\n      minor: Read failed");
+        Mat_Critical("HDF5 error #001 in H5D__read()\n      file : ../../../src/H5Dio.c:584\n"
+                     "      major: Dataset\n      minor: Read failed");
+        Mat_Critical("HDF5 error #002 in H5FD_read()\n      file : ../../../src/H5FDint.c:182\n"
+                     "      major: Invalid arguments to routine\n      minor: Address overflowed");
+        QCOMPARE(log.count(), 4);
+        QCOMPARE(log.since(0),
+            QStringLiteral(
+                "Could not read the header; HDF5: H5Dread() failed: Address overflowed"));
+        QCOMPARE(log.since(1), QStringLiteral("HDF5: H5Dread() failed: Address overflowed"));
+        QCOMPARE(log.since(4), QString());
     }
 
 private:
