@@ -41,7 +41,9 @@ int main(int argc, char** argv)
         finish(facet::kHelperUsage,
             QStringLiteral("facet-mat-reader is Facet's helper for MAT 7.3 files; it is started "
                            "by Facet, not by hand"));
-    const facet::Result<facet::Dataset> loaded = facet::loadMat(request->path, request->options);
+    facet::MatLoadOptions options = request->options;
+    options.capAddressSpace = true;
+    const facet::Result<facet::Dataset> loaded = facet::loadMat(request->path, options);
     if (!loaded)
         finish(facet::kHelperLoadError, loaded.error());
     if (const facet::Result<bool> written = facet::writeDatasetTransfer(*loaded, request->output);

@@ -2,6 +2,7 @@
 #include "data/mat_loader.h"
 
 #include "core/huge_pages.h"
+#include "core/sanitizers.h"
 #include "data/mat_loader_matio.h"
 #include "data/mat_loader_structure.h"
 #include "data/mat_reader_process.h"
@@ -11,6 +12,8 @@
 #include <QStringList>
 
 #include <matio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -238,6 +241,31 @@ Result<CheckedMatFile> openChecked(const QString& path, const QString& file)
     return checked;
 }
 
+// Caps this process's address space at its present size plus `bytes` and a margin of 1 GiB for
+// libhdf5's caches, matio's copies and the dataset written back (MatLoadOptions::capAddressSpace;
+// the helper process only). An allocation past it fails, and libhdf5 reports the read as failed.
+void capAddressSpace(double bytes)
+{
+#if defined(FACET_SANITIZE_ADDRESS) || defined(FACET_SANITIZE_THREAD)
+    // The sanitizers reserve terabytes of shadow address space; a cap would fail every
+    // allocation after it.
+    (void)bytes;
+    return;
+#endif
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return;
+    bool ok = false;
+    const double pages = QString::fromLatin1(statm.readLine()).section(u' ', 0, 0).toDouble(&ok);
+    if (!ok)
+        return;
+    const double limit = pages * double(sysconf(_SC_PAGESIZE)) + 2 * bytes + double(1 << 30);
+    if (limit >= 9.0e18)
+        return;
+    const rlimit cap { rlim_t(limit), rlim_t(limit) };
+    setrlimit(RLIMIT_AS, &cap);
+}
+
 // The name errors give a file: its file name, or the path when it has none.
 QString fileLabel(const QString& path)
 {
@@ -306,6 +334,9 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
         if (labelVar)
             if (const QString problem = labelProblem(*labelVar, dataVar); !problem.isEmpty())
                 return Error { QStringLiteral("%1: %2").arg(file, problem) };
+        if (options.capAddressSpace)
+            capAddressSpace(double(count) * double(perElement)
+                + (labelVar ? double(labelVar->count()) * 16.0 : 0.0));
 
         const Reader reader(mat.get(), file, log);
         Dataset data;

@@ -34,6 +34,10 @@ struct MatLoadOptions {
     // that crashes libhdf5 cannot take the caller down (data/mat_reader_process.h). The helper
     // itself reads with this off; without the helper (not found) the file is read here.
     bool isolateHdf5 = true;
+    // The helper only: once the variables' sizes are known, cap the process's address space at
+    // what reading them needs plus a margin (RLIMIT_AS), so that libhdf5 cannot allocate far
+    // beyond the declared data (a damaged 3.4 KB file had it zero a 4 GB buffer first).
+    bool capAddressSpace = false;
 };
 
 // Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are
