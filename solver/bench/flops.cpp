@@ -115,9 +115,10 @@ IterationCost kmeansCost(double m, double n, double k, double fresh, double upda
 
 // One PCA solve (methods/baselines.cpp: pcaBaseline), p = min(m, n), q = max(m, n):
 //   Gram:     the lower triangle of the p x p Gram matrix, p(p+1)/2 dot products of length q:
-//             p(p+1)q (the code's block rows compute their diagonal blocks whole, 25 % more at
-//             p = 1024; not counted); with the mean's sums mn; the p x p accumulator read and
-//             written once per slab of 2048 along q
+//             p(p+1)q (the diagonal tiles by a triangular rank update, the others by GEMM);
+//             with the mean's sums mn; the p x p accumulator read and written once per slab of
+//             256 along q (kGramTileSlab; mostly from the last-level cache, counted at the
+//             triad's bandwidth all the same)
 //   centring: 4p^2 (m <= n: C - n mu mu^T; m > n: G 1, and G - X^T mu 1^T - 1 mu^T X + mu^T mu)
 //   eigen:    Lanczos: per product with the p x p matrix 2p^2, reading its lower triangle
 //             p(p+1)/2 (in double; core/symmetric_product.h, as Eigen's selfadjoint product did),
@@ -133,7 +134,7 @@ IterationCost pcaCost(const PcaCostInputs& in)
         throw std::invalid_argument("the PCA cost model needs 1 <= k <= min(m, n)");
     const double m = double(in.m), n = double(in.n), k = double(in.k);
     const double p = std::min(m, n), q = std::max(m, n), s = double(in.scalarBytes);
-    const double slabs = std::ceil(q / 2048);
+    const double slabs = std::ceil(q / 256);
     IterationCost cost;
     cost.flops = p * (p + 1) * q + m * n + 4 * p * p;
     cost.bytes = 2 * m * n * s + 2 * slabs * p * p * s + 6 * p * p * s + p * p * 8;

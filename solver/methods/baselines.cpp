@@ -2,6 +2,7 @@
 #include "methods/baselines.h"
 
 #include "core/cancellation.h"
+#include "core/skinny_product.h"
 #include "core/symmetric_product.h"
 #include "core/update.h"
 #include "methods/registry.h"
@@ -43,15 +44,16 @@ Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options)
 namespace {
 
 // The Gram matrix is made slab by slab along its depth, so each slab of the data is read from
-// memory once and then served from the last-level cache to the tile products below. The tiles
-// take slabs of 512: two tiles' rows of a slab (2 x 1 MiB in double) then sit nearer L2 than
-// with the 2048 before, and on the Intel Xeon of bench/RESULTS.md section 19 the Gram matrix
-// took 0.87-0.91 of the time at 1024 x 1,440 (COIL-20: 19.2-19.3 ms against 21.1-22.3) and
-// 0.85-0.91 at 784 x 4,000 (MNIST-4000: 32.0-32.2 against 35.2-37.6), best of 7, the two
-// interleaved in one process, in two runs (slabs of 1024 and tiles of 128-512 were no better).
-// The depth split below keeps 2048 per slab.
-constexpr Eigen::Index kGramTileSlab = 512;
-constexpr Eigen::Index kGramSlab = 2048;
+// memory once and then served from the cache to the tile products below, at any depth. Slabs of
+// 256: two tiles' rows of a slab (2 x 512 KiB in double) then sit in L2. On the Intel Xeon of
+// bench/RESULTS.md section 24 (2 MiB of L2 per core), medians of three interleaved runs in one
+// process: 1024 x 70,000 504 ms against 575 with slabs of 512 and 668 with the depth parts this
+// replaced (four contiguous depth ranges, each summed by one thread's rank update), 784 x 20,000
+// 92 against 101 and 106, 1024 x 1,440 (COIL-20) 11 against 12 and 19, 784 x 4,000 19 against
+// 20 and 25; in float 1024 x 70,000 263 against 292 and 311. (Slabs of 128, 384 and 1024 and
+// tiles of 192 and 512 were no better. On the Zen hosts of sections 8 and 14 the depth parts and
+// the tiles with slabs of 512 had been within each other's noise at 1024 x 70,000.)
+constexpr Eigen::Index kGramTileSlab = 256;
 // Lower triangle in square tiles of 256: the tiles below the diagonal are one GEMM each, the
 // diagonal ones a triangular rank update (only the lower triangle's micro-tiles), each on one
 // thread, the tiles spread over the threads. A tile's value does not depend on which thread
@@ -65,55 +67,6 @@ constexpr Eigen::Index kGramTile = 256;
 // 165, k = 15) 0.7 ms against 3.0 ms dense; 1024 x 1024 with k = 10, 4 ms against 300 ms.
 constexpr Eigen::Index kLanczosFrom = 64;
 
-// A deep Gram matrix (q >= kGramSplitFrom) is split along its depth instead: kGramParts
-// contiguous ranges, each summed by Eigen's triangular rank update (only the lower triangle's
-// micro-tiles, one thread) into its own p x p matrix, the parts run in parallel and are added in
-// order. The same parts on any number of threads, so the result has the same bits on any.
-// Measured (2 cores, median of 9, interleaved) against the block rows the tiles replaced:
-// 1024 x 70,000 638-662 -> 519-530 ms, 784 x 20,000 110-114 -> 90-94 ms, 784 x 4,000 21.7-22.7
-// against 20.6-21.1 ms; on the shallow COIL-20 (1024 x 1,440) it lost, 15.2-16.3 against
-// 13.2-13.5 ms (the tiles: 11.4). At 1024 x 70,000 the tiles come close (582-624 against
-// 562-615 ms in one interleaved run).
-constexpr Eigen::Index kGramParts = 4;
-constexpr Eigen::Index kGramSplitFrom = 4 * kGramSlab; // 8192 samples
-
-template <typename Derived>
-Matrix lowerGramByDepth(const Eigen::MatrixBase<Derived>& A, Vector* rowSums,
-    const std::stop_token& stop, const StageProgress& progress)
-{
-    const Eigen::Index p = A.rows();
-    const Eigen::Index q = A.cols();
-    std::array<Matrix, kGramParts> parts;
-    std::array<Vector, kGramParts> sums;
-    for (Eigen::Index t = 0; t < kGramParts; ++t) {
-        parts[t] = Matrix::Zero(p, p);
-        sums[t] = Vector::Zero(p);
-    }
-    // One parallel region over the parts, each summing its slabs in order; its progress is
-    // reported once, at its end. (Rounds of one slab per part, reporting between them, took
-    // 1.5 % longer at 1024 x 70,000: 1,014 against 999 ms, six alternating pairs.)
-#pragma omp parallel for schedule(static)
-    for (Eigen::Index t = 0; t < kGramParts; ++t) {
-        const Eigen::Index begin = q * t / kGramParts;
-        const Eigen::Index end = q * (t + 1) / kGramParts;
-        for (Eigen::Index s = begin; s < end && !stop.stop_requested(); s += kGramSlab) {
-            const Eigen::Index w = std::min(kGramSlab, end - s);
-            parts[t].template selfadjointView<Eigen::Lower>().rankUpdate(A.middleCols(s, w));
-            if (rowSums)
-                sums[t] += A.middleCols(s, w).rowwise().sum();
-        }
-    }
-    reportProgress(progress, 1.0);
-    throwIfStopped(stop, kPcaStage);
-    for (Eigen::Index t = 1; t < kGramParts; ++t) {
-        parts[0].template triangularView<Eigen::Lower>() += parts[t];
-        sums[0] += sums[t];
-    }
-    if (rowSums)
-        *rowSums = std::move(sums[0]);
-    return std::move(parts[0]);
-}
-
 // Lower triangle of A A^T (A p x q; the upper triangle is not the Gram's), and the row sums of
 // A added into `rowSums` while each slab is in cache. `stop` is checked between slabs
 // (SetupCancelled), and the fraction of the slabs done is reported between them.
@@ -123,8 +76,6 @@ Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std
 {
     const Eigen::Index p = A.rows();
     const Eigen::Index q = A.cols();
-    if (q >= kGramSplitFrom)
-        return lowerGramByDepth(A, rowSums, stop, progress);
     Matrix C = Matrix::Zero(p, p);
     if (rowSums)
         *rowSums = Vector::Zero(p);
@@ -136,7 +87,10 @@ Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std
     for (Eigen::Index s = 0; s < q; s += kGramTileSlab) {
         throwIfStopped(stop, kPcaStage);
         const Eigen::Index w = std::min(kGramTileSlab, q - s);
-#pragma omp parallel for schedule(dynamic, 1) if (count > 1)
+        // A parallel region even for a single tile: outside one, Eigen's product would run on
+        // its own threads, with blocking sizes that depend on their number, and the bits would
+        // change with it.
+#pragma omp parallel for schedule(dynamic, 1)
         for (std::ptrdiff_t t = 0; t < count; ++t) {
             const Eigen::Index i = tiles[std::size_t(t)].first * kGramTile;
             const Eigen::Index j = tiles[std::size_t(t)].second * kGramTile;
@@ -236,12 +190,20 @@ Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats
 Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std::stop_token& stop,
     const StageProgress& progress)
 {
-    requireFinite(X);
     const Eigen::Index m = X.rows();
     const Eigen::Index n = X.cols();
     if (rank < 1 || rank > std::min(m, n))
         throw std::invalid_argument("PCA rank must be in [1, min(m, n)] = [1, "
             + std::to_string(std::min(m, n)) + "], got " + std::to_string(rank));
+    // NaN or Inf in X makes the Gram matrix's sums non-finite, so X is checked for them (and the
+    // message placed) only then, instead of in a pass of its own (29 ms at 1024 x 70,000).
+    const auto requireFiniteGram = [&](const Matrix& gram) {
+        if (gram.allFinite())
+            return;
+        requireFinite(X);
+        throw std::invalid_argument("the data's values are too large: their covariance "
+                                    "overflows; scale the data down");
+    };
     const auto start = std::chrono::steady_clock::now();
     PcaStats stats;
     Vector mean;
@@ -254,11 +216,14 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         // C = Xc Xc^T = X X^T - n mu mu^T (m x m), without forming Xc; the mean comes from the
         // same pass over X. The scores Xc^T U = X^T U - 1 (mu^T U) are the second pass.
         Matrix C = lowerGram(X, &mean, stop, gramProgress);
+        requireFiniteGram(C);
         mean /= Scalar(n);
         C.noalias() -= Scalar(n) * mean * mean.transpose();
         centredNorm2 = double(C.diagonal().sum());
         U = leadingEigenvectors(C.cast<double>(), rank, stats, stop, progress).cast<Scalar>();
-        V.noalias() = X.transpose() * U;
+        // The skinny kernel reads X once in place; Eigen's GEMM packed all of X^T first (135 ms
+        // against about 25 at 1024 x 70,000, k = 10).
+        multiplyTransposedSkinny(X, U, V);
         V.rowwise() -= mean.transpose() * U;
     } else {
         // G = Xc^T Xc (n x n, n < m) from X^T X: with 1 the ones, X^T mu = (X^T X) 1 / n and
@@ -266,6 +231,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         // of G, u_j = Xc e_j / |Xc e_j| with |Xc e_j|^2 = e_j^T G e_j, and the scores are
         // Xc^T u_j = G e_j / |Xc e_j|: one more pass over X, for [Xc E, mu] together.
         Matrix G = lowerGram(X.transpose(), nullptr, stop, gramProgress);
+        requireFiniteGram(G);
         G = Matrix(G.selfadjointView<Eigen::Lower>());
         const Vector Xtmu = G.rowwise().sum() / Scalar(n);
         const Scalar mumu = Xtmu.sum() / Scalar(n);

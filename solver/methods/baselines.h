@@ -34,9 +34,8 @@ struct PcaStats {
 // variance left out, ||Xc||^2 - ||V||^2. `stop` is checked between the Gram matrix's slabs and
 // before each Lanczos product: once set, pcaBaseline throws SetupCancelled (core/cancellation.h,
 // stage kPcaStage); the full decomposition of a small matrix (order below 64, or a rank near the
-// order) runs to its end. `progress` hears the fraction done between the Gram matrix's slabs (a
-// deep one, of 8,192 samples or more, once at its end) and after each Lanczos product, and 1 at
-// the end (on the calling thread).
+// order) runs to its end. `progress` hears the fraction done between the Gram matrix's slabs and
+// after each Lanczos product, and 1 at the end (on the calling thread).
 inline constexpr const char* kPcaStage = "PCA's covariance and eigenvectors";
 Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* stats = nullptr,
     const std::stop_token& stop = {}, const StageProgress& progress = {});
