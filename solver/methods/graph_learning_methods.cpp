@@ -64,6 +64,8 @@ void appendGraphLearningMethods(std::vector<MethodEntry>& table)
             options.innerSteps = o.innerSteps;
             options.paperVariant = o.paperVariant;
             requireRank(o.rank, X.cols());
+            // Before K's sign is looked at: -Inf in X made it refuse "negative inner products".
+            requireFinite(X);
             validateCfOgl(X, o, options.lambda, options.clusters);
             if (!context.gram)
                 context.gram = Gram::linear(X);

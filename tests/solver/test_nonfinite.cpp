@@ -54,11 +54,11 @@ RunOptions optionsFor(const std::string& method, int maxIter)
     return o;
 }
 
-void addMethodRows()
+void addMethodRows(bool baselines = false)
 {
     QTest::addColumn<QString>("method");
     for (const MethodInfo& m : methodCatalog())
-        if (!m.baseline)
+        if (baselines || !m.baseline)
             QTest::newRow(m.name.c_str()) << QString::fromStdString(m.name);
 }
 
@@ -93,12 +93,15 @@ class TestNonFinite : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void nonFiniteDataIsRefused_data() { addMethodRows(); }
+    // The baselines too: PCA finds them through its covariance's sums (no pass of its own) and
+    // then places them.
+    void nonFiniteDataIsRefused_data() { addMethodRows(true); }
     void nonFiniteDataIsRefused()
     {
         QFETCH(QString, method);
         for (const double bad :
-            { std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity() }) {
+            { std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                -std::numeric_limits<double>::infinity() }) {
             Matrix X = plantedData(1);
             X(4, 9) = Scalar(bad); // feature 5 of sample 10
             try {
@@ -110,6 +113,20 @@ private Q_SLOTS:
                 QVERIFY2(message.contains(QStringLiteral("sample 10")), qPrintable(message));
                 QVERIFY2(message.contains(QStringLiteral("feature 5")), qPrintable(message));
             }
+        }
+    }
+
+    // Finite data whose covariance overflows: PCA says so rather than decomposing Inf.
+    void pcaCovarianceOverflowIsRefused()
+    {
+        Matrix X = plantedData(1);
+        X(4, 9) = Scalar(std::numeric_limits<Scalar>::max() / 2);
+        try {
+            runAndCluster(X, plantedLabels(), optionsFor("pca", 1));
+            QFAIL("pca accepted a covariance that overflows");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(
+                QString::fromStdString(e.what()).contains(QStringLiteral("overflows")), e.what());
         }
     }
 
