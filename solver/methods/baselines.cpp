@@ -62,6 +62,14 @@ constexpr Eigen::Index kGramTileSlab = 256;
 // GEMMs, the diagonal blocks computed whole): 1024 x 1,440 (COIL-20) 14.1 -> 11.4 ms,
 // 784 x 4,000 (MNIST-4000) 25.7 -> 18.4 ms, 784 x 20,000 133 -> 103 ms.
 constexpr Eigen::Index kGramTile = 256;
+// The tile for a Gram matrix of order p: kGramTile, or for p <= kGramTile half the order rounded
+// up to whole 8-entry packets, so that its three tiles (two diagonal halves and the square below
+// them) keep two threads busy; as one tile it ran on one thread at any depth (a set of 256
+// features, say). It depends on p alone, so the bits do not depend on the threads.
+Eigen::Index gramTile(Eigen::Index p)
+{
+    return p > kGramTile ? kGramTile : ((p + 1) / 2 + 7) / 8 * 8;
+}
 // Lanczos (Spectra) for the k leading eigenpairs from this order on, when the subspace it keeps
 // is at most half the order; else the full dense decomposition. Measured (2 cores): Yale (p =
 // 165, k = 15) 0.7 ms against 3.0 ms dense; 1024 x 1024 with k = 10, 4 ms against 300 ms.
@@ -76,11 +84,12 @@ Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std
 {
     const Eigen::Index p = A.rows();
     const Eigen::Index q = A.cols();
+    const Eigen::Index tile = gramTile(p);
     Matrix C = Matrix::Zero(p, p);
     if (rowSums)
         *rowSums = Vector::Zero(p);
     std::vector<std::pair<Eigen::Index, Eigen::Index>> tiles; // (row, column) tile, I >= J
-    for (Eigen::Index I = 0; I * kGramTile < p; ++I)
+    for (Eigen::Index I = 0; I * tile < p; ++I)
         for (Eigen::Index J = 0; J <= I; ++J)
             tiles.emplace_back(I, J);
     const auto count = std::ptrdiff_t(tiles.size());
@@ -92,16 +101,16 @@ Matrix lowerGram(const Eigen::MatrixBase<Derived>& A, Vector* rowSums, const std
         // change with it.
 #pragma omp parallel for schedule(dynamic, 1)
         for (std::ptrdiff_t t = 0; t < count; ++t) {
-            const Eigen::Index i = tiles[std::size_t(t)].first * kGramTile;
-            const Eigen::Index j = tiles[std::size_t(t)].second * kGramTile;
-            const Eigen::Index r = std::min(kGramTile, p - i);
+            const Eigen::Index i = tiles[std::size_t(t)].first * tile;
+            const Eigen::Index j = tiles[std::size_t(t)].second * tile;
+            const Eigen::Index r = std::min(tile, p - i);
             if (i == j) {
                 C.block(i, i, r, r)
                     .template selfadjointView<Eigen::Lower>()
                     .rankUpdate(A.block(i, s, r, w));
             } else {
-                C.block(i, j, r, kGramTile).noalias()
-                    += A.block(i, s, r, w) * A.block(j, s, kGramTile, w).transpose();
+                C.block(i, j, r, tile).noalias()
+                    += A.block(i, s, r, w) * A.block(j, s, tile, w).transpose();
             }
         }
         if (rowSums)
