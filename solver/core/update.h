@@ -58,8 +58,8 @@ inline void requireNonNegative(MatrixCRef X, const std::string& method, const st
 
 // Whether every value of X is finite: one pass over X's columns on all threads, the test
 // vectorized (|x| <= max is false for NaN and +-Inf). Eigen's allFinite took 84-88 ms at
-// 1024 x 70,000 on one thread, this 29 (bench/RESULTS.md section 24); each method's set-up and
-// every PCA solve start with it.
+// 1024 x 70,000 on one thread, this 29 (bench/RESULTS.md section 24); each method's set-up starts
+// with it (PCA reads it only when its Gram matrix comes out non-finite).
 inline bool allFiniteParallel(MatrixCRef X)
 {
     const Eigen::Index m = X.rows();

@@ -46,12 +46,14 @@ CfOgl::CfOgl(MatrixCRef X, std::shared_ptr<const Gram> gram, std::shared_ptr<con
             throw std::invalid_argument(
                 "CF_OGL needs every sample to have a neighbour in G; sample "
                 + std::to_string(i + 1) + " has none");
+    // NaN or -Inf data would also fail the sign test below; naming the bad value is the more
+    // useful message.
+    requireFinite(X);
     if (m_gram->hasNegativeEntries())
         throw std::invalid_argument("CF_OGL's multiplicative updates need K = X^T X >= 0, but this "
                                     "data has negative inner products; make the data "
                                     "non-negative (e.g. scale to [0, 1])");
     requireRank(options.rank, n);
-    requireFinite(X);
     if (options.clusters < 1 || options.clusters > n)
         throw std::invalid_argument("the number of clusters c must be in [1, n] = [1, "
             + std::to_string(n) + "], got " + std::to_string(options.clusters));

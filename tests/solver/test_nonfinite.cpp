@@ -4,6 +4,7 @@
 // and keeps the factors of the last finite iteration, exactly those a run cut off there returns;
 // a cancel at any iteration gives the factors a run of that many iterations gives.
 #include "core/driver.h"
+#include "core/update.h"
 #include "experiment/run.h"
 
 #include "test_printers.h"
@@ -113,6 +114,52 @@ private Q_SLOTS:
                 QVERIFY2(message.contains(QStringLiteral("sample 10")), qPrintable(message));
                 QVERIFY2(message.contains(QStringLiteral("feature 5")), qPrintable(message));
             }
+        }
+    }
+
+    // allFiniteParallel past its parallel threshold (m n > 1e6) and through a strided block:
+    // each bad value is found wherever it sits (the last column of the second thread's share,
+    // the first entry), and values outside the block are not read.
+    void allFiniteOnLargeAndStridedData()
+    {
+        Matrix X = Matrix::Constant(1031, 1100, Scalar(0.5));
+        X(0, 0) = -Scalar(0); // -0 and the extremes of the range are finite
+        X(1, 0) = std::numeric_limits<Scalar>::denorm_min();
+        X(2, 0) = std::numeric_limits<Scalar>::max();
+        X(3, 0) = std::numeric_limits<Scalar>::lowest();
+        QVERIFY(allFiniteParallel(X));
+        for (const Scalar bad :
+            { std::numeric_limits<Scalar>::quiet_NaN(), std::numeric_limits<Scalar>::infinity(),
+                -std::numeric_limits<Scalar>::infinity() })
+            for (const auto& [row, col] :
+                { std::pair<Eigen::Index, Eigen::Index> { 1030, 1099 }, { 0, 0 }, { 517, 600 } }) {
+                Matrix Y = X;
+                Y(row, col) = bad;
+                QVERIFY2(!allFiniteParallel(Y),
+                    qPrintable(QStringLiteral("(%1, %2) = %3").arg(row).arg(col).arg(double(bad))));
+            }
+        Matrix Y = X;
+        Y(1030, 700) = std::numeric_limits<Scalar>::quiet_NaN(); // outside the block below
+        Y(5, 1099) = std::numeric_limits<Scalar>::infinity();
+        QVERIFY(allFiniteParallel(Y.block(0, 0, 1030, 1099)));
+        QVERIFY(!allFiniteParallel(Y.block(0, 1, 1030, 1099)));
+        QVERIFY(!allFiniteParallel(Y.block(1, 500, 1030, 300)));
+        QVERIFY(allFiniteParallel(Matrix(0, 5)));
+        QVERIFY(allFiniteParallel(Matrix(5, 0)));
+    }
+
+    // PCA with more features than samples (its Gram matrix is X^T X): a NaN is still placed.
+    void pcaWideDataNonFiniteIsRefused()
+    {
+        Matrix X = plantedData(1).transpose(); // 18 features, 12 samples
+        X(3, 7) = std::numeric_limits<Scalar>::quiet_NaN();
+        try {
+            runAndCluster(X, {}, optionsFor("pca", 1));
+            QFAIL("pca accepted NaN in wide data");
+        } catch (const std::invalid_argument& e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.contains(QStringLiteral("sample 8")), qPrintable(message));
+            QVERIFY2(message.contains(QStringLiteral("feature 4")), qPrintable(message));
         }
     }
 
