@@ -615,7 +615,8 @@ bool MainWindow::exportFactors(const QString& path)
         showError(tr("Nothing to export"), tr("Run a factorization first."));
         return false;
     }
-    if (const QString problem = overwritesInputProblem(path, m_request.spec); !problem.isEmpty()) {
+    if (const QString problem = overwritesDatasetProblem(path, m_request.spec);
+        !problem.isEmpty()) {
         showError(tr("Could not export the factors"), problem);
         return false;
     }
@@ -651,7 +652,8 @@ bool MainWindow::exportDataset(const QString& path)
         showError(tr("Nothing to export"), tr("Open a dataset first."));
         return false;
     }
-    if (const QString problem = overwritesInputProblem(path, m_request.spec); !problem.isEmpty()) {
+    if (const QString problem = overwritesDatasetProblem(path, m_request.spec);
+        !problem.isEmpty()) {
         showError(tr("Could not export the dataset"), problem);
         return false;
     }

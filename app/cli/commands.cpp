@@ -3,6 +3,7 @@
 #include "cli/run_progress.h"
 
 #include "core/openmp.h"
+#include "data/dataset_source.h"
 #include "data/image_render.h"
 #include "data/mat_writer.h"
 #include "experiment/run_report.h"
@@ -96,7 +97,7 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
              std::pair { options.basisPngPath, true }, std::pair { options.factorsPath, false } })
         if (!path.isEmpty())
             if (QString problem = outputPathProblem(path, image); !problem.isEmpty()
-                || !(problem = overwritesInputProblem(path, options.dataset.spec)).isEmpty()) {
+                || !(problem = overwritesDatasetProblem(path, options.dataset.spec)).isEmpty()) {
                 err << "facet-cli: " << problem << Qt::endl;
                 return kExitFailure;
             }

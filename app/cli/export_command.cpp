@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/preprocess_options.h"
+#include "data/dataset_source.h"
 #include "data/mat_writer.h"
 #include "util/atomic_write.h"
 
@@ -49,7 +50,7 @@ QString exportUsage()
 int runExportDataset(const CliOptions& options, QTextStream& out, QTextStream& err)
 {
     if (QString problem = outputPathProblem(options.outPath); !problem.isEmpty()
-        || !(problem = overwritesInputProblem(options.outPath, options.dataset.spec)).isEmpty()) {
+        || !(problem = overwritesDatasetProblem(options.outPath, options.dataset.spec)).isEmpty()) {
         err << "facet-cli: " << problem << Qt::endl;
         return kExitFailure;
     }

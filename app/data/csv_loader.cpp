@@ -87,6 +87,39 @@ QChar chooseSeparator(const QString& path, const QString& text)
     return first.contains(u'\t') && !first.contains(u',') ? u'\t' : u',';
 }
 
+// The list's rows after the header, if any (`header` says whether there was one): the text
+// decoded and split, with the errors loadImageListBytes reports.
+Result<std::vector<Record>> listRecords(const QByteArray& bytes, const QString& path, bool& header)
+{
+    const QFileInfo info(path);
+    if (bytes.contains('\0'))
+        return Error { QStringLiteral("%1: binary content, not a text list of images").arg(path) };
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    QString text = utf8(bytes);
+    if (utf8.hasError())
+        return Error { QStringLiteral("%1: not UTF-8 text; save the list as UTF-8").arg(path) };
+    if (text.startsWith(QChar(0xFEFF)))
+        text.remove(0, 1);
+
+    const QString name = info.fileName();
+    auto parsed = parseRecords(text, chooseSeparator(path, text), name);
+    if (!parsed)
+        return Error { parsed.error() };
+    std::vector<Record>& records = *parsed;
+    header = false;
+    if (!records.empty() && isHeader(records.front())) {
+        records.erase(records.begin());
+        header = true;
+    }
+    if (records.empty())
+        return Error { QStringLiteral("%1: the list has no rows (expected path,label per "
+                                      "line)")
+                           .arg(name) };
+    return records;
+}
+
+constexpr qint64 kMaxListBytes = qint64(64) << 20;
+
 } // namespace
 
 bool looksLikeImageList(const QString& path)
@@ -110,8 +143,7 @@ Result<ImageSet> loadImageList(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error { QStringLiteral("%1: cannot be read (%2)").arg(path, file.errorString()) };
-    constexpr qint64 kMaxBytes = qint64(64) << 20;
-    if (file.size() > kMaxBytes)
+    if (file.size() > kMaxListBytes)
         return Error {
             QStringLiteral("%1: %2 bytes is too large for an image list").arg(path).arg(file.size())
         };
@@ -121,29 +153,12 @@ Result<ImageSet> loadImageList(const QString& path)
 Result<ImageSet> loadImageListBytes(const QByteArray& bytes, const QString& path)
 {
     const QFileInfo info(path);
-    if (bytes.contains('\0'))
-        return Error { QStringLiteral("%1: binary content, not a text list of images").arg(path) };
-    QStringDecoder utf8(QStringDecoder::Utf8);
-    QString text = utf8(bytes);
-    if (utf8.hasError())
-        return Error { QStringLiteral("%1: not UTF-8 text; save the list as UTF-8").arg(path) };
-    if (text.startsWith(QChar(0xFEFF)))
-        text.remove(0, 1);
-
     const QString name = info.fileName();
-    auto parsed = parseRecords(text, chooseSeparator(path, text), name);
+    bool header = false;
+    auto parsed = listRecords(bytes, path, header);
     if (!parsed)
         return Error { parsed.error() };
     std::vector<Record>& records = *parsed;
-    bool header = false;
-    if (!records.empty() && isHeader(records.front())) {
-        records.erase(records.begin());
-        header = true;
-    }
-    if (records.empty())
-        return Error { QStringLiteral("%1: the list has no rows (expected path,label per "
-                                      "line)")
-                           .arg(name) };
 
     const bool labelled = records.front().fields.size() >= 2;
     for (const Record& r : records) {
@@ -210,6 +225,23 @@ Result<ImageSet> loadImageListBytes(const QByteArray& bytes, const QString& path
                          .arg(failed.size())
                          .arg(listSome(failed, 5));
     return set;
+}
+
+QStringList imageListPaths(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxListBytes)
+        return {};
+    bool header = false;
+    const auto records = listRecords(file.readAll(), path, header);
+    if (!records)
+        return {};
+    const QDir base = QFileInfo(path).absoluteDir();
+    QStringList paths;
+    for (const Record& r : *records)
+        if (!r.fields.isEmpty() && !r.fields[0].isEmpty())
+            paths << QDir::cleanPath(base.absoluteFilePath(r.fields[0]));
+    return paths;
 }
 
 } // namespace facet

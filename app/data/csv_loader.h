@@ -19,6 +19,10 @@ Result<ImageSet> loadImageList(const QString& path);
 // is where relative image paths are resolved.
 Result<ImageSet> loadImageListBytes(const QByteArray& bytes, const QString& path);
 
+// The images the list at `path` names, as absolute paths, without reading them; empty when the
+// list cannot be read or parsed (loading it says why).
+QStringList imageListPaths(const QString& path);
+
 // Whether `path` should be read as an image list: a .csv/.tsv/.txt/.lst file, or a small text
 // file (no NUL bytes) whose first line has a comma or a tab.
 bool looksLikeImageList(const QString& path);

@@ -7,6 +7,7 @@
 #include "data/noise.h"
 #include "data/preprocess.h"
 #include "data/synthetic.h"
+#include "util/atomic_write.h"
 
 #include "bench/lowrank_data.h"
 
@@ -175,6 +176,39 @@ DatasetKind datasetKind(const QString& spec)
     if (!isImageFile(s) && looksLikeImageList(s))
         return DatasetKind::ImageList;
     return DatasetKind::Unknown;
+}
+
+QString overwritesDatasetProblem(const QString& outputPath, const QString& spec)
+{
+    if (QString problem = overwritesInputProblem(outputPath, spec); !problem.isEmpty())
+        return problem;
+    const QFileInfo output(outputPath);
+    if (outputPath.isEmpty() || !output.exists())
+        return {};
+    const QString source = spec.trimmed();
+    switch (datasetKind(source)) {
+    case DatasetKind::ImageFolder: {
+        // An image anywhere below the folder is one of its samples (the loader reads nested
+        // folders too); other files there are not data.
+        const QString folder = QFileInfo(source).canonicalFilePath();
+        if (!folder.isEmpty() && output.canonicalFilePath().startsWith(folder + u'/')
+            && isImageFile(outputPath))
+            return QStringLiteral("%1 is an image of the folder %2: writing it would replace one "
+                                  "of the samples the data was made from; choose another file")
+                .arg(outputPath, spec);
+        return {};
+    }
+    case DatasetKind::ImageList:
+        for (const QString& image : imageListPaths(source))
+            if (!overwritesInputProblem(outputPath, image).isEmpty())
+                return QStringLiteral("%1 is the image %2 of the list %3: writing it would replace "
+                                      "one of the samples the data was made from; choose another "
+                                      "file")
+                    .arg(outputPath, image, spec);
+        return {};
+    default:
+        return {};
+    }
 }
 
 QStringList builtinDatasetNames()

@@ -30,6 +30,11 @@ enum class DatasetKind { Unknown, Builtin, MatFile, ImageFolder, ImageList };
 // does not exist or is none of these.
 DatasetKind datasetKind(const QString& spec);
 
+// Refuses an output that would replace the dataset `spec` or one of its images: the file
+// itself (overwritesInputProblem), an existing image below an image folder, or an image an
+// image list names. Empty when the output replaces none of them.
+QString overwritesDatasetProblem(const QString& outputPath, const QString& spec);
+
 // Names accepted after "builtin:".
 QStringList builtinDatasetNames();
 

@@ -196,6 +196,40 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     }
 
+    void refusesToOverwriteTheImagesOfItsInput()
+    {
+        // An image folder's and an image list's samples are inputs too: run's --basis-png onto
+        // one of them (in a nested folder, or named by the list) is refused before loading and
+        // the image keeps its bytes; a new file in the folder, or a non-image one, is written.
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(u"faces"_s);
+        for (const QString& name : { u"s1/1.png"_s, u"s1/2.png"_s, u"s2/1.png"_s, u"s2/2.png"_s })
+            QVERIFY(fixtures::writeBytes(
+                QDir(folder).filePath(name), fixtures::encoded(fixtures::pattern(8, 8), "PNG")));
+        const QString image = QDir(folder).filePath(u"s2/1.png"_s);
+        const QString list = dir.filePath(u"list.csv"_s);
+        QVERIFY(fixtures::writeBytes(list, "faces/s1/1.png,a\nfaces/s2/1.png,b\n"));
+        const QByteArray before = readAll(image);
+        const auto run = [&](const QString& dataset, const QString& png) {
+            return runCli({ u"run"_s, u"--dataset"_s, dataset, u"--method"_s, u"nmf"_s, u"--rank"_s,
+                u"2"_s, u"--max-iter"_s, u"2"_s, u"--json"_s, dir.filePath(u"r.json"_s),
+                u"--basis-png"_s, png });
+        };
+        for (const QString& dataset : { folder, list }) {
+            const CliRun refused = run(dataset, image);
+            QCOMPARE(refused.exitCode, 1);
+            QVERIFY2(refused.err.contains(u"would replace one of the samples"_s),
+                qPrintable(refused.err));
+            QCOMPARE(readAll(image), before);
+        }
+        const QString fresh = QDir(folder).filePath(u"basis.png"_s);
+        CliRun written = run(folder, fresh);
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+        QVERIFY(QFileInfo::exists(fresh));
+        written = run(list, QDir(folder).filePath(u"s1/2.png"_s)); // not in the list
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+    }
+
     void parsesPreprocessOptions()
     {
         QTemporaryDir dir;
