@@ -148,8 +148,9 @@ QJsonObject trialToJson(
     }
     json.insert(u"params"_s, params);
     // CF_OGL's graph components as a clustering: null when the learned graph did not have
-    // exactly c components; absent for the other methods.
-    if (t.graphAc || t.cell.method == "cf-ogl") {
+    // exactly c components; absent for the other methods, and for a CF_OGL trial of an older
+    // file that did not score them (so a resumed sweep keeps saying it does not know).
+    if (t.graphAc || (t.cell.method == "cf-ogl" && t.graphScored)) {
         json.insert(u"graph_ac"_s, t.graphAc ? QJsonValue(*t.graphAc) : QJsonValue());
         json.insert(u"graph_nmi"_s, t.graphNmi ? QJsonValue(*t.graphNmi) : QJsonValue());
     }
@@ -194,6 +195,7 @@ Result<TrialResult> trialFromJson(const QJsonObject& o)
             s.value(u"nmi"_s).toDouble() });
     }
     t.seconds = o.value(u"seconds"_s).toDouble();
+    t.graphScored = o.contains(u"graph_ac"_s) || t.cell.method != "cf-ogl";
     if (o.value(u"graph_ac"_s).isDouble() && o.value(u"graph_nmi"_s).isDouble()) {
         t.graphAc = o.value(u"graph_ac"_s).toDouble();
         t.graphNmi = o.value(u"graph_nmi"_s).toDouble();

@@ -127,11 +127,15 @@ QString graphComponentSection(
             + headerRow(u"c"_s, { u"trials with c components"_s, u"AC (%)"_s, u"NMI (%)"_s });
         for (int c : s.clusters) {
             std::vector<double> ac, nmi;
-            int trialCount = 0;
+            int trialCount = 0, unscored = 0;
             for (const TrialResult& t : trials) {
                 if (t.cell.method != key.method || t.cell.parameterIndex != key.parameterIndex
                     || t.cell.clusters != c)
                     continue;
+                if (!t.graphScored) {
+                    ++unscored;
+                    continue;
+                }
                 ++trialCount;
                 if (t.graphAc && t.graphNmi) {
                     ac.push_back(*t.graphAc);
@@ -145,10 +149,13 @@ QString graphComponentSection(
                 return values.size() > 1 ? percent(m.mean) + u" ± "_s + percent(m.std)
                                          : percent(m.mean);
             };
-            text += u"| %1 | %2 of %3 | %4 | %5 |\n"_s.arg(c)
+            const QString notScored = unscored > 0
+                ? u" (%1 more from an older results.json, not scored)"_s.arg(unscored)
+                : QString();
+            text += u"| %1 | %2 of %3%4 | %5 | %6 |\n"_s.arg(c)
                         .arg(ac.size())
                         .arg(trialCount)
-                        .arg(cell(ac), cell(nmi));
+                        .arg(notScored, cell(ac), cell(nmi));
         }
         text += u'\n';
     }

@@ -37,6 +37,9 @@ struct TrialResult {
     // Empty for other methods and when the components are not c.
     std::optional<double> graphAc;
     std::optional<double> graphNmi;
+    // False for a CF_OGL trial read from a results.json written before the sweep scored the
+    // components (it has no graph_ac at all): unknown, not "another number of components".
+    bool graphScored = true;
     double seconds = 0; // wall time of the whole cell (every sub-run, clustering included)
 };
 

@@ -92,7 +92,7 @@ bool same(const TrialResult& a, const TrialResult& b)
     return a.cell == b.cell && a.seed == b.seed && a.classes == b.classes && a.ac == b.ac
         && a.nmi == b.nmi && a.objective == b.objective && a.iterations == b.iterations
         && a.rank == b.rank && a.samples == b.samples && a.subrun == b.subrun
-        && a.graphAc == b.graphAc && a.graphNmi == b.graphNmi;
+        && a.graphAc == b.graphAc && a.graphNmi == b.graphNmi && a.graphScored == b.graphScored;
 }
 
 TrialResult made(const std::string& method, int c, int trial, double ac, double nmi)
@@ -249,6 +249,14 @@ private slots:
         QVERIFY2(oglMd.contains(u"## CF_OGL's graph components as clusters"_s), qPrintable(oglMd));
         QVERIFY2(oglMd.contains(u"| 2 | 1 of 2 | 75.0 | 50.0 |"_s), qPrintable(oglMd));
         QVERIFY2(oglMd.contains(u"| 3 | 2 of 2 | 70.0 ± 14.1 | 40.0 ± 0.0 |"_s), qPrintable(oglMd));
+        // A trial from a results.json that did not score the components is not counted as one
+        // without c components.
+        oglTrials[1].graphScored = false;
+        const QString olderMd = markdownTable(summarize(withOgl, oglTrials), withOgl, oglTrials,
+            { u"Hand"_s, 40, 6, 8, 8, selectionLabel(withOgl) });
+        QVERIFY2(olderMd.contains(u"| 2 | 1 of 1 (1 more from an older results.json, not scored) "
+                                  "| 75.0 | 50.0 |"_s),
+            qPrintable(olderMd));
         const QString csv = resultsCsv(trials, o, { u"a"_s, u"b,c"_s });
         QCOMPARE(csv.count(u'\n'), 9);
         QVERIFY(csv.startsWith(u"method,param,param_value,clusters,trial,seed"_s));
@@ -321,6 +329,17 @@ private slots:
             ogl.graphAc.reset();
             ogl.graphNmi.reset();
         }
+        // A CF_OGL trial written before the sweep scored the components has no graph_ac: read
+        // as not scored, and written back without it (a resumed sweep does not turn it into
+        // "another number of components").
+        QJsonObject older = trialToJson(ogl, o, data.raw().classNames);
+        older.remove(u"graph_ac"_s);
+        older.remove(u"graph_nmi"_s);
+        const Result<TrialResult> olderBack = trialFromJson(older);
+        QVERIFY(olderBack.ok());
+        QVERIFY(!olderBack->graphScored);
+        QVERIFY(!trialToJson(*olderBack, o, data.raw().classNames).contains(u"graph_ac"_s));
+        QVERIFY(trialFromJson(trialToJson(ogl, o, data.raw().classNames))->graphScored);
         QVERIFY(selectionLabel(o).contains(u"lowest objective"_s));
         o.selection = SubrunSelection::Accuracy;
         QVERIFY(selectionLabel(o).contains(u"oracle selection"_s));
