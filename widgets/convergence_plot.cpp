@@ -176,6 +176,7 @@ void ConvergencePlot::clear()
     m_overlays.clear();
     setTitle(tr("Objective per iteration"));
     m_waiting = false;
+    m_showingRun = false;
     rescale();
 }
 
@@ -186,6 +187,7 @@ void ConvergencePlot::beginRun(
     setTitle(title);
     m_waiting = true;
     m_waitingForEnd = !reportsIterations;
+    m_showingRun = false;
     if (!earlier.empty()) {
         setHistory(graphFor(0), earlier);
         m_changeReplicate = 0; // the continued run's reports follow on the same line
@@ -262,6 +264,7 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
     clearCurrent();
     setTitle(title);
     m_waiting = false;
+    m_showingRun = true;
     QCPGraph* graph = graphFor(0);
     // The title above names the run; the legend only tells it from the compared runs.
     graph->setName(tr("this run"));

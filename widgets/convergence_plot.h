@@ -123,6 +123,7 @@ private:
     QCPItemText* m_emptyNote = nullptr; // shown while there is no point
     bool m_waiting = false; // a run has begun and has not reported yet
     bool m_waitingForEnd = false; // ... and it reports only at its end
+    bool m_showingRun = false; // a finished run's history is shown (it may hold no finite value)
     QList<Overlay> m_overlays; // in the order they were added
     QHash<QString, int> m_overlayColorIndex;
     PlotHoverReadout* m_readout = nullptr;

@@ -80,12 +80,16 @@ void ConvergencePlot::rescale()
     QCPAxis* y = m_plot->yAxis;
     // No point yet: a sentence in place of ticks that would describe no data.
     m_emptyNote->setVisible(!haveValues);
-    m_emptyNote->setText(m_waiting
-            ? (m_waitingForEnd ? tr("This method reports no iterations:\nits point appears "
-                                    "when the run ends.")
-                               : tr("Waiting for the first iterations…"))
-            : tr("The objective of each iteration appears here during a run.\n"
-                 "Press Run (Ctrl+R) to start one."));
+    if (m_waiting)
+        m_emptyNote->setText(m_waitingForEnd ? tr("This method reports no iterations:\nits point "
+                                                  "appears when the run ends.")
+                                             : tr("Waiting for the first iterations…"));
+    else if (m_showingRun)
+        m_emptyNote->setText(tr("This run has no finite objective to show:\nit stopped before "
+                                "its first iteration, or its objective overflowed."));
+    else
+        m_emptyNote->setText(tr("The objective of each iteration appears here during a run.\n"
+                                "Press Run (Ctrl+R) to start one."));
     for (QCPAxis* axis : { m_plot->xAxis, y }) {
         axis->setTicks(haveValues);
         axis->grid()->setVisible(haveValues);

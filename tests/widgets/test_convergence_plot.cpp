@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 
 using namespace facet;
@@ -345,6 +346,18 @@ void TestConvergencePlot::emptyPlotSaysWhatWillAppear()
     plot->showHistory(pca, QStringLiteral("PCA, k = 8"));
     QVERIFY(plot->emptyText().isEmpty());
     QVERIFY(!plot->noteText().isEmpty());
+
+    // A shown run without a finite objective (cancelled in its set-up, or an overflow at the
+    // first iteration) says so instead of inviting a run.
+    Factorization none = history(1, 4);
+    none.history = { std::numeric_limits<double>::infinity() };
+    plot->showHistory(none, QStringLiteral("NMF, k = 8"));
+    QVERIFY2(plot->emptyText().contains(QStringLiteral("no finite objective")),
+        qPrintable(plot->emptyText()));
+    none.history.clear();
+    plot->showHistory(none, QStringLiteral("NMF, k = 8"));
+    QVERIFY2(plot->emptyText().contains(QStringLiteral("no finite objective")),
+        qPrintable(plot->emptyText()));
 
     // A failed first run goes back to the empty plot (MainWindow::showLastGoodHistory).
     plot->beginRun(QStringLiteral("NMF, k = 8"));
