@@ -358,6 +358,7 @@ void TestConvergencePlot::emptyPlotSaysWhatWillAppear()
     plot->showHistory(none, QStringLiteral("NMF, k = 8"));
     QVERIFY2(plot->emptyText().contains(QStringLiteral("no finite objective")),
         qPrintable(plot->emptyText()));
+    saveScreenshot(*plot, QStringLiteral("convergence_no_finite_objective.png"));
 
     // A failed first run goes back to the empty plot (MainWindow::showLastGoodHistory).
     plot->beginRun(QStringLiteral("NMF, k = 8"));
