@@ -50,13 +50,13 @@ QImage sharedScaleImage(
     return image;
 }
 
-QString number(double value)
+QString shortNumber(double value)
 {
     return QString::number(value, 'g', 3);
 }
 
-// A share in percent with two significant digits: "18%", "4.2%", "0.31%".
-QString percent(double share)
+// A share in sharePercent with two significant digits: "18%", "4.2%", "0.31%".
+QString sharePercent(double share)
 {
     if (share >= 10)
         return QString::number(share, 'f', 0);
@@ -156,10 +156,10 @@ BasisGallery::BasisGallery(QWidget* parent)
         m_autoZoom = false;
         m_grid->setZoomPercent(value);
     });
-    connect(m_grid, &ImageGrid::zoomChanged, this, [this](int percent) {
+    connect(m_grid, &ImageGrid::zoomChanged, this, [this](int sharePercent) {
         const QSignalBlocker blocker(m_zoomSlider);
-        m_zoomSlider->setValue(percent);
-        m_zoomLabel->setText(tr("%1%").arg(percent));
+        m_zoomSlider->setValue(sharePercent);
+        m_zoomLabel->setText(tr("%1%").arg(sharePercent));
         if (!m_fitting)
             m_autoZoom = false;
     });
@@ -252,13 +252,13 @@ void BasisGallery::fitZoom()
     const QSize area = m_scroll->viewport()->size();
     const int side = std::max(1, std::max(m_height, m_width));
     int chosen = 0;
-    for (int percent : kFitZooms) {
+    for (int sharePercent : kFitZooms) {
         // Below kMinFitTilePixels a face is a smudge: scroll instead (40 ORL images in a small
         // window fitted at 33 %, 10 pixels each).
-        if (side * percent / 100 < kMinFitTilePixels)
+        if (side * sharePercent / 100 < kMinFitTilePixels)
             break;
-        if (m_grid->contentHeight(area.width(), percent) <= area.height()) {
-            chosen = percent;
+        if (m_grid->contentHeight(area.width(), sharePercent) <= area.height()) {
+            chosen = sharePercent;
             break;
         }
     }
@@ -305,9 +305,9 @@ int BasisGallery::zoomPercent() const
     return m_grid->zoomPercent();
 }
 
-void BasisGallery::setZoomPercent(int percent)
+void BasisGallery::setZoomPercent(int sharePercent)
 {
-    m_grid->setZoomPercent(percent);
+    m_grid->setZoomPercent(sharePercent);
 }
 
 ImageScaling BasisGallery::exportScaling() const
@@ -375,7 +375,7 @@ ImageTile BasisGallery::tileFor(int j) const
     }
     tile.toolTip = tr("Basis image %1: values %2 to %3")
                        .arg(j + 1)
-                       .arg(number(column.minCoeff()), number(column.maxCoeff()));
+                       .arg(shortNumber(column.minCoeff()), shortNumber(column.maxCoeff()));
     if (m_weights.empty()) {
         tile.caption = QString::number(j + 1);
         return tile;
@@ -384,11 +384,11 @@ ImageTile BasisGallery::tileFor(int j) const
     // scale, the share reads the same for every dataset.
     const double total = std::accumulate(m_weights.begin(), m_weights.end(), 0.0);
     const double weight = m_weights[std::size_t(j)];
-    const QString share = total > 0 ? percent(100.0 * weight / total) : QStringLiteral("0");
+    const QString share = total > 0 ? sharePercent(100.0 * weight / total) : QStringLiteral("0");
     tile.caption = tr("%1 \u00b7 %2%").arg(j + 1).arg(share);
     tile.toolTip += tr("\nWeight ||u_%1||_2 ||v_%1||_1 = %2, %3% of the total")
                         .arg(j + 1)
-                        .arg(number(weight), share);
+                        .arg(shortNumber(weight), share);
     if (m_data)
         tile.toolTip += tr("\nClick to see the samples that use it most.");
     return tile;
@@ -429,7 +429,8 @@ void BasisGallery::updateColorBar()
     case Scale::Shared:
         m_colorBar->setStops({ { 0.0, Qt::black }, { 1.0, Qt::white } });
         if (m_basis.size())
-            m_colorBar->setLabels(number(m_min), number(m_max), tr("one range for all images"));
+            m_colorBar->setLabels(
+                shortNumber(m_min), shortNumber(m_max), tr("one range for all images"));
         else
             m_colorBar->setLabels(tr("min"), tr("max"), tr("one range for all images"));
         break;

@@ -22,12 +22,6 @@ namespace {
 // Thumbnails of about this many screen pixels across keep a row of a 40-class set readable.
 constexpr int kThumbnailPixels = 48;
 
-QString className(const Dataset& dataset, int label)
-{
-    return label >= 0 && label < dataset.classNames.size() ? dataset.classNames[label]
-                                                           : QString::number(label + 1);
-}
-
 } // namespace
 
 QString clusterComposition(const std::vector<int>& classCounts, const QStringList& classNames)
@@ -167,7 +161,7 @@ void ClusterView::setResult(const Dataset& dataset, const RunResult& result)
                 tile.flagged = label != majority;
                 // The true class's colour, as in the representation view's scatter.
                 tile.frameColor = classColor(label, dataset.classCount());
-                tile.toolTip = tr("Sample %1, class %2").arg(i + 1).arg(className(dataset, label));
+                tile.toolTip = tr("Sample %1, class %2").arg(i + 1).arg(dataset.className(label));
             } else {
                 tile.toolTip = tr("Sample %1").arg(i + 1);
             }

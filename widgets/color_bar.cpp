@@ -7,7 +7,7 @@
 namespace facet {
 
 namespace {
-constexpr int kMargin = 8;
+constexpr int kBarMargin = 8;
 constexpr int kBarHeight = 12;
 } // namespace
 
@@ -45,7 +45,7 @@ QSize ColorBar::minimumSizeHint() const
 void ColorBar::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    const QRect bar(kMargin, 4, width() - 2 * kMargin, kBarHeight);
+    const QRect bar(kBarMargin, 4, width() - 2 * kBarMargin, kBarHeight);
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
     gradient.setStops(m_stops);
     painter.fillRect(bar, gradient);

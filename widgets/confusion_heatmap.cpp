@@ -20,18 +20,12 @@ namespace {
 // The axis lengths for spacing tick labels, estimated from the plot's size less the title,
 // labels and colour scale, not read from the layout: the layout depends on the labels chosen,
 // and a choice that fed back into itself could flip between two spacings forever.
-constexpr int kOtherHeight = 110;
-constexpr int kOtherWidth = 170;
+constexpr int kConfusionOtherHeight = 110;
+constexpr int kConfusionOtherWidth = 170;
 
 // Past this many columns the cluster names are turned to stay apart.
 constexpr int kUprightColumnLabels = 12;
 const QColor kMatchedOutline(230, 85, 13);
-
-QString className(const Dataset& dataset, int label)
-{
-    return label >= 0 && label < dataset.classNames.size() ? dataset.classNames[label]
-                                                           : QString::number(label + 1);
-}
 
 } // namespace
 
@@ -123,7 +117,7 @@ void ConfusionHeatmap::setResult(const Dataset& dataset, const RunResult& result
         return;
     }
     for (int value : m_matrix.trueValues)
-        m_rowNames << className(dataset, value);
+        m_rowNames << dataset.className(value);
     for (int j = 0; j < cols; ++j) {
         const int cluster = m_matrix.clusterValues[std::size_t(j)];
         m_columnNames << tr("C%1").arg(cluster + 1);
@@ -170,14 +164,14 @@ void ConfusionHeatmap::setResult(const Dataset& dataset, const RunResult& result
 bool ConfusionHeatmap::updateTickers()
 {
     const int lineHeight = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
-    const int rowStep
-        = labelStep(int(m_rowNames.size()), m_plot->height() - kOtherHeight, lineHeight + 2);
+    const int rowStep = labelStep(
+        int(m_rowNames.size()), m_plot->height() - kConfusionOtherHeight, lineHeight + 2);
     // Turned labels need a line each; upright ones their width.
     const int columnLabel = m_columnNames.size() > kUprightColumnLabels
         ? lineHeight + 2
         : QFontMetrics(m_plot->xAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("C88 "));
     const int columnStep
-        = labelStep(int(m_columnNames.size()), m_plot->width() - kOtherWidth, columnLabel);
+        = labelStep(int(m_columnNames.size()), m_plot->width() - kConfusionOtherWidth, columnLabel);
     if (rowStep == m_rowStep && columnStep == m_columnStep)
         return false;
     m_rowStep = rowStep;

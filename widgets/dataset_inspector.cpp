@@ -30,7 +30,7 @@ bool isImageData(const Dataset& data)
         && Eigen::Index(data.height) * data.width == data.features();
 }
 
-QString number(double value)
+QString statNumber(double value)
 {
     return QString::number(value, 'g', 4);
 }
@@ -185,7 +185,8 @@ void DatasetInspector::setDataset(const OpenedDataset& opened)
 
     if (set.X.size() > 0)
         m_values->setText(
-            tr("%1 .. %2").arg(number(double(set.X.minCoeff())), number(double(set.X.maxCoeff()))));
+            tr("%1 .. %2")
+                .arg(statNumber(double(set.X.minCoeff())), statNumber(double(set.X.maxCoeff()))));
     else
         m_values->setText(tr("empty"));
     QStringList steps;

@@ -9,22 +9,22 @@ namespace facet {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("facet::DemoCaptions", text);
-}
+// The translation context of this file's texts (lupdate reads CaptionText::tr).
+struct CaptionText {
+    Q_DECLARE_TR_FUNCTIONS(facet::DemoCaptions)
+};
 
 QString shortStop(const Factorization& f)
 {
     switch (f.stopReason) {
     case StopReason::Converged:
-        return tr("converged after %1 iterations").arg(f.iterations);
+        return CaptionText::tr("converged after %1 iterations").arg(f.iterations);
     case StopReason::MaxIterations:
-        return tr("%1 iterations (the limit)").arg(f.iterations);
+        return CaptionText::tr("%1 iterations (the limit)").arg(f.iterations);
     case StopReason::Cancelled:
-        return tr("cancelled after %1 iterations").arg(f.iterations);
+        return CaptionText::tr("cancelled after %1 iterations").arg(f.iterations);
     case StopReason::NonFinite:
-        return tr("non-finite after %1 iterations").arg(f.iterations);
+        return CaptionText::tr("non-finite after %1 iterations").arg(f.iterations);
     }
     return {};
 }
@@ -36,7 +36,7 @@ QString demoTitle(const RunResult& result)
     const QString method = QString::fromStdString(result.factorization.method).toUpper();
     if (!result.ac || !result.nmi)
         return method;
-    return tr("%1   AC %2   NMI %3")
+    return CaptionText::tr("%1   AC %2   NMI %3")
         .arg(method)
         .arg(*result.ac, 0, 'f', 3)
         .arg(*result.nmi, 0, 'f', 3);
@@ -46,13 +46,14 @@ QString demoSubtitle(
     const RunResult& result, const RunOptions& options, const Eigen::MatrixXd& centres)
 {
     const Factorization& f = result.factorization;
-    QString text = tr("k = %1").arg(f.basis.cols());
+    QString text = CaptionText::tr("k = %1").arg(f.basis.cols());
     if (options.params.lambda)
-        text += tr(", λ = %1").arg(*options.params.lambda);
-    text += tr(" · %1").arg(shortStop(f));
+        text += CaptionText::tr(", λ = %1").arg(*options.params.lambda);
+    text += CaptionText::tr(" · %1").arg(shortStop(f));
     if (f.basis.rows() == 2 && centres.rows() == 2 && centres.cols() > 0) {
         const Eigen::VectorXd d = nearestCentreDistances(f.basis.cast<double>(), centres);
-        text += tr("\nbasis vector to nearest centre: %1 on average").arg(d.mean(), 0, 'f', 2);
+        text += CaptionText::tr("\nbasis vector to nearest centre: %1 on average")
+                    .arg(d.mean(), 0, 'f', 2);
     } else {
         text += u'\n';
     }
@@ -61,12 +62,14 @@ QString demoSubtitle(
 
 QString demoFrameSubtitle(int iteration, int lastIteration)
 {
-    return tr("animating the basis vectors\niteration %1 of %2").arg(iteration).arg(lastIteration);
+    return CaptionText::tr("animating the basis vectors\niteration %1 of %2")
+        .arg(iteration)
+        .arg(lastIteration);
 }
 
 QString demoRunningSubtitle(const QString& method)
 {
-    return tr("running %1 …\n").arg(method.toUpper());
+    return CaptionText::tr("running %1 …\n").arg(method.toUpper());
 }
 
 } // namespace facet

@@ -16,7 +16,7 @@
 namespace facet {
 
 namespace {
-constexpr int kMargin = 8;
+constexpr int kGridMargin = 8;
 constexpr int kGap = 6;
 constexpr int kCaptionGap = 2;
 constexpr int kSectionGap = 10;
@@ -84,11 +84,12 @@ int ImageGrid::layOut(int width, int zoomPercent,
 {
     const QFontMetrics metrics = fontMetrics();
     const int lineHeight = metrics.height();
-    int y = kMargin;
+    int y = kGridMargin;
     for (int s = 0; s < m_sections.size(); ++s) {
         const ImageSection& section = m_sections[s];
         if (!section.title.isEmpty()) {
-            const QRect titleRect(kMargin, y, std::max(1, width - 2 * kMargin), lineHeight + 2);
+            const QRect titleRect(
+                kGridMargin, y, std::max(1, width - 2 * kGridMargin), lineHeight + 2);
             if (onTitle)
                 onTitle(section, titleRect);
             y += titleRect.height() + kCaptionGap;
@@ -108,12 +109,12 @@ int ImageGrid::layOut(int width, int zoomPercent,
         const bool captions = captionWidth > 0;
         const int cellWidth = std::max(image.width(), captionWidth);
         const int cellHeight = image.height() + (captions ? kCaptionGap + lineHeight : 0);
-        const int columns = std::max(1, (width - 2 * kMargin + kGap) / (cellWidth + kGap));
+        const int columns = std::max(1, (width - 2 * kGridMargin + kGap) / (cellWidth + kGap));
         for (int i = 0; i < section.tiles.size(); ++i) {
             const int row = i / columns;
             const int column = i % columns;
             const QRect rect(
-                kMargin + column * (cellWidth + kGap) + (cellWidth - image.width()) / 2,
+                kGridMargin + column * (cellWidth + kGap) + (cellWidth - image.width()) / 2,
                 y + row * (cellHeight + kGap), image.width(), image.height());
             if (onTile)
                 onTile({ s, i }, section.tiles[i], rect);
@@ -121,7 +122,7 @@ int ImageGrid::layOut(int width, int zoomPercent,
         const int rows = (int(section.tiles.size()) + columns - 1) / columns;
         y += rows * (cellHeight + kGap) - kGap + kSectionGap;
     }
-    return y + kMargin;
+    return y + kGridMargin;
 }
 
 int ImageGrid::heightForWidth(int width) const
@@ -141,7 +142,7 @@ QSize ImageGrid::sizeHint() const
 
 QSize ImageGrid::minimumSizeHint() const
 {
-    return QSize(kMargin * 2 + 32, 32);
+    return QSize(kGridMargin * 2 + 32, 32);
 }
 
 void ImageGrid::contentChanged()
@@ -161,7 +162,7 @@ void ImageGrid::paintEvent(QPaintEvent* event)
     QPainter painter(this);
     if (m_sections.isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin),
+        painter.drawText(rect().adjusted(kGridMargin, kGridMargin, -kGridMargin, -kGridMargin),
             Qt::AlignCenter | Qt::TextWordWrap, m_placeholder);
         return;
     }

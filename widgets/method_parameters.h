@@ -27,7 +27,14 @@ enum class Parameter : unsigned {
     Cosine = 1u << 15, // k-means on L2-normalized rows
 };
 Q_DECLARE_FLAGS(Parameters, Parameter)
-Q_DECLARE_OPERATORS_FOR_FLAGS(Parameters)
+
+} // namespace facet
+
+// At global scope, as Qt asks: declared inside namespace facet, this operator| would hide the
+// global ones of other flag types (QCustomPlot's QCP::Interactions) from code in that namespace.
+Q_DECLARE_OPERATORS_FOR_FLAGS(facet::Parameters)
+
+namespace facet {
 
 // What the method named in the catalog reads. A method the table does not know (one added to the
 // solver later) gets what its MethodInfo flags imply: the start, restarts and clustering for a

@@ -41,12 +41,6 @@ constexpr int kRegionGrid = 400; // cells across the visible plane
 constexpr double kPickRadius = 8; // pixels
 constexpr int kMaxCentreLabels = 12;
 
-QString className(const Dataset& dataset, int label)
-{
-    return label >= 0 && label < dataset.classNames.size() ? dataset.classNames[label]
-                                                           : QString::number(label + 1);
-}
-
 } // namespace
 
 PrincipalScatter::PrincipalScatter(QWidget* parent)
@@ -194,7 +188,7 @@ void PrincipalScatter::setResult(const Dataset& dataset, const RunResult& result
         graph->addData(double(m_points(i, 0)), double(m_points(i, 1)));
         m_describe.push_back(byClass ? tr("sample %1: class %2, cluster %3")
                                            .arg(i + 1)
-                                           .arg(className(dataset, key))
+                                           .arg(dataset.className(key))
                                            .arg(cluster + 1)
                                      : tr("sample %1: cluster %2").arg(i + 1).arg(cluster + 1));
     }
@@ -209,7 +203,7 @@ void PrincipalScatter::setResult(const Dataset& dataset, const RunResult& result
             const QColor color = groupColor(key.first, groups);
             entry->setScatterStyle(
                 QCPScatterStyle(QCPScatterStyle::ssCircle, color.darker(130), color, 8));
-            entry->setName(byClass ? tr("class %1").arg(className(dataset, key.first))
+            entry->setName(byClass ? tr("class %1").arg(dataset.className(key.first))
                                    : tr("cluster %1").arg(key.first + 1));
             m_pointGraphs.append(entry); // removed with the points; it holds no data
         }

@@ -23,7 +23,7 @@ namespace {
 // Images about this many screen pixels across: a 32x32 face at 3x, pixels still visible.
 constexpr int kImagePixels = 96;
 
-QString number(double value)
+QString errorNumber(double value)
 {
     return QString::number(value, 'g', 3);
 }
@@ -175,8 +175,8 @@ void ReconstructionView::showSample()
                           : QString::number(m_result.reconstructionError, 'f', 4))
                   .arg(pca));
     const double peak = m_current.residualPeak;
-    m_residualBar->setLabels(QStringLiteral("−%1").arg(number(peak)),
-        QStringLiteral("+%1").arg(number(peak)), tr("residual, 0 is white"));
+    m_residualBar->setLabels(QStringLiteral("−%1").arg(errorNumber(peak)),
+        QStringLiteral("+%1").arg(errorNumber(peak)), tr("residual, 0 is white"));
 
     ImageSection images;
     images.title
@@ -202,7 +202,7 @@ void ReconstructionView::showSample()
         const int j = m_current.topComponents[t];
         terms.tiles.append(
             tile(f.basis.col(j), m_signedBasis ? ImageScaling::Signed : ImageScaling::PerImage,
-                tr("#%1: %2").arg(j + 1).arg(number(m_current.topCoefficients[t])),
+                tr("#%1: %2").arg(j + 1).arg(errorNumber(m_current.topCoefficients[t])),
                 tr("Basis vector %1, coefficient v_ij = %2")
                     .arg(j + 1)
                     .arg(m_current.topCoefficients[t], 0, 'g', 6)));

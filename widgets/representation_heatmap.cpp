@@ -19,8 +19,8 @@ namespace {
 // The axis lengths for spacing tick labels, estimated from the plot's size less the title,
 // labels and colour scale, not read from the layout: the layout depends on the labels chosen,
 // and a choice that fed back into itself could flip between two spacings forever.
-constexpr int kOtherHeight = 110;
-constexpr int kOtherWidth = 170;
+constexpr int kHeatmapOtherHeight = 110;
+constexpr int kHeatmapOtherWidth = 170;
 
 const QColor kBoundary(214, 39, 40);
 
@@ -203,10 +203,10 @@ void RepresentationHeatmap::setResult(const Dataset& dataset, const RunResult& r
 bool RepresentationHeatmap::updateTickers()
 {
     const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
-    const int rowStep
-        = labelStep(int(m_rowNames.size()), m_plot->height() - kOtherHeight, metrics.height() + 2);
-    const int columnStep = labelStep(int(m_columnNames.size()), m_plot->width() - kOtherWidth,
-        metrics.horizontalAdvance(QStringLiteral("888 ")));
+    const int rowStep = labelStep(
+        int(m_rowNames.size()), m_plot->height() - kHeatmapOtherHeight, metrics.height() + 2);
+    const int columnStep = labelStep(int(m_columnNames.size()),
+        m_plot->width() - kHeatmapOtherWidth, metrics.horizontalAdvance(QStringLiteral("888 ")));
     if (rowStep == m_rowStep && columnStep == m_columnStep)
         return false;
     m_rowStep = rowStep;

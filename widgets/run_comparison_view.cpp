@@ -26,7 +26,7 @@ namespace {
 // Basis tiles of about this many pixels on their longer side, whatever the image size.
 constexpr int kTilePixels = 72;
 
-QString percent(const std::optional<double>& v)
+QString percentCell(const std::optional<double>& v)
 {
     return v ? QString::number(100 * *v, 'f', 1) + u" %"_s : u"–"_s;
 }
@@ -136,7 +136,7 @@ QString RunComparisonView::headerHtml(const RunRecord& run, int column) const
             "<td>&nbsp;&nbsp;iterations</td><td align='right'>%4</td></tr>"
             "<tr><td>seed</td><td align='right'>%5</td>"
             "<td>&nbsp;&nbsp;error</td><td align='right'>%6</td></tr>"_s
-                .arg(percent(s.ac), percent(s.nmi),
+                .arg(percentCell(s.ac), percentCell(s.nmi),
                     std::isfinite(s.objective) ? QString::number(s.objective, 'g', 5) : u"–"_s)
                 .arg(s.iterations)
                 .arg(QString::number(run.options.driver.seed),

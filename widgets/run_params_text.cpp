@@ -12,7 +12,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString number(double v)
+QString paramNumber(double v)
 {
     return QString::number(v, 'g', 4);
 }
@@ -26,16 +26,16 @@ QString runParamsText(const RunOptions& o)
     const MethodOptions& m = o.params;
     QStringList parts { u"k=%1"_s.arg(m.rank) };
     if (reads & Parameter::Lambda)
-        parts << u"λ=%1"_s.arg(number(m.lambda.value_or(defaultLambda(method))));
+        parts << u"λ=%1"_s.arg(paramNumber(m.lambda.value_or(defaultLambda(method))));
     if (reads & Parameter::Beta)
-        parts << u"β=%1"_s.arg(number(m.beta));
+        parts << u"β=%1"_s.arg(paramNumber(m.beta));
     if (reads & Parameter::Mu)
-        parts << u"μ=%1"_s.arg(number(m.mu));
+        parts << u"μ=%1"_s.arg(paramNumber(m.mu));
     if (reads & Parameter::Neighbours)
         parts << u"p=%1"_s.arg(m.p);
     if ((reads & Parameter::GraphWeight) && m.weight != GraphWeight::Binary)
         parts << choiceName(kGraphWeightChoices, m.weight)
-                + (m.heatT ? u" t=%1"_s.arg(number(*m.heatT)) : QString());
+                + (m.heatT ? u" t=%1"_s.arg(paramNumber(*m.heatT)) : QString());
     if ((reads & Parameter::Kernel) && m.kernel != KernelKind::Linear)
         parts << choiceName(kKernelChoices, m.kernel);
     if ((reads & Parameter::GeneralForm) && m.generalForm)
@@ -45,7 +45,7 @@ QString runParamsText(const RunOptions& o)
     if ((reads & Parameter::Init) && m.initSet)
         parts << u"init %1"_s.arg(choiceName(kInitChoices, m.init));
     if ((reads & Parameter::Labels) && o.labeledFraction > 0)
-        parts << u"%1 % labelled"_s.arg(number(100 * o.labeledFraction));
+        parts << u"%1 % labelled"_s.arg(paramNumber(100 * o.labeledFraction));
     if ((reads & Parameter::Labels) && o.labeledPerClass > 0)
         parts << u"%1 labelled/class"_s.arg(o.labeledPerClass);
     if ((reads & Parameter::Replicates) && o.driver.replicates > 1)

@@ -16,7 +16,7 @@ namespace {
 
 using namespace Qt::StringLiterals;
 
-Error fail(const QString& message)
+Error optionError(const QString& message)
 {
     return Error { message };
 }
@@ -27,9 +27,9 @@ Result<int> intValue(const QString& text, const QString& what, int minimum, int 
     bool ok = false;
     const qlonglong v = text.toLongLong(&ok);
     if (!ok)
-        return fail(u"%1 expects a whole number, got '%2'"_s.arg(what, text));
+        return optionError(u"%1 expects a whole number, got '%2'"_s.arg(what, text));
     if (v < minimum || v > maximum)
-        return fail(
+        return optionError(
             u"%1 must be between %2 and %3, got %4"_s.arg(what).arg(minimum).arg(maximum).arg(v));
     return int(v);
 }
@@ -39,7 +39,7 @@ Result<double> doubleValue(const QString& text, const QString& what)
     bool ok = false;
     const double v = text.toDouble(&ok);
     if (!ok || !std::isfinite(v))
-        return fail(u"%1 expects a finite number, got '%2'"_s.arg(what, text));
+        return optionError(u"%1 expects a finite number, got '%2'"_s.arg(what, text));
     return v;
 }
 
@@ -56,7 +56,7 @@ Result<QStringList> classList(const QString& text)
             const int b = part.mid(dash + 1).toInt(&okB);
             if (okA && okB) {
                 if (b < a || b - a > 100000)
-                    return fail(u"--classes: bad range '%1'"_s.arg(part));
+                    return optionError(u"--classes: bad range '%1'"_s.arg(part));
                 for (int v = a; v <= b; ++v)
                     names << QString::number(v);
                 continue;
@@ -65,7 +65,7 @@ Result<QStringList> classList(const QString& text)
         names << part;
     }
     if (names.isEmpty())
-        return fail(u"--classes expects a list such as 1,2,5 or 1-10"_s);
+        return optionError(u"--classes expects a list such as 1,2,5 or 1-10"_s);
     return names;
 }
 
@@ -92,7 +92,7 @@ Result<bool> readDataOptions(const QCommandLineParser& p, DatasetRequest& d, boo
     else if (order == u"row")
         d.mat.pixelOrder = PixelOrder::RowMajor;
     else
-        return fail(u"--pixel-order must be auto, column or row, got '%1'"_s.arg(order));
+        return optionError(u"--pixel-order must be auto, column or row, got '%1'"_s.arg(order));
     d.mat.dataVariable = p.value(u"data-var"_s);
     d.mat.labelVariable = p.value(u"label-var"_s);
     return readPreprocessOptions(p, d, paperSize);
@@ -107,7 +107,7 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
         if (!v)
             return Error { v.error() };
         if (*v < 0)
-            return fail(u"--lambda must be >= 0, got %1"_s.arg(*v));
+            return optionError(u"--lambda must be >= 0, got %1"_s.arg(*v));
         m.lambda = *v;
     }
     const Result<int> pp = intValue(p.value(u"p"_s), u"--p"_s, 1, std::numeric_limits<int>::max());
@@ -127,7 +127,7 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
         if (!v)
             return Error { v.error() };
         if (!(*v > 0))
-            return fail(u"--%1 must be > 0, got %2"_s.arg(name).arg(*v));
+            return optionError(u"--%1 must be > 0, got %2"_s.arg(name).arg(*v));
         target = *v;
         return true;
     };
@@ -177,14 +177,14 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
         m.initSet = true;
     }
     if (p.isSet(u"labeled-fraction"_s) && p.isSet(u"labeled-per-class"_s))
-        return fail(u"give either --labeled-fraction or --labeled-per-class, not both"_s);
+        return optionError(u"give either --labeled-fraction or --labeled-per-class, not both"_s);
     if (p.isSet(u"labeled-fraction"_s)) {
         const Result<double> v
             = doubleValue(p.value(u"labeled-fraction"_s), u"--labeled-fraction"_s);
         if (!v)
             return Error { v.error() };
         if (!(*v > 0 && *v < 1))
-            return fail(u"--labeled-fraction must be in (0, 1), got %1"_s.arg(*v));
+            return optionError(u"--labeled-fraction must be in (0, 1), got %1"_s.arg(*v));
         run.labeledFraction = *v;
     }
     if (p.isSet(u"labeled-per-class"_s)) {
@@ -431,9 +431,9 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         o.command = Command::Info;
         p.addPositionalArgument(u"dataset"_s, u"A .mat file or builtin:NAME"_s);
         if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
-            return fail(problem);
+            return optionError(problem);
         if (p.positionalArguments().size() != 1)
-            return fail(
+            return optionError(
                 u"info expects exactly one DATASET (a .mat file, image folder, image list or builtin:NAME)"_s);
         o.dataset.spec = p.positionalArguments().first();
         const Result<bool> data = readDataOptions(p, o.dataset);
@@ -446,9 +446,9 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         addExportOptions(p);
         p.addPositionalArgument(u"dataset"_s, u"A folder, image list, .mat file or builtin:NAME"_s);
         if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
-            return fail(problem);
+            return optionError(problem);
         if (p.positionalArguments().size() != 1)
-            return fail(u"export-dataset expects exactly one DATASET and --out FILE.mat"_s);
+            return optionError(u"export-dataset expects exactly one DATASET and --out FILE.mat"_s);
         o.dataset.spec = p.positionalArguments().first();
         if (const Result<bool> data = readDataOptions(p, o.dataset, true); !data)
             return Error { data.error() };
@@ -460,7 +460,7 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         o.command = Command::Bench;
         addBenchOptions(p);
         if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
-            return fail(problem);
+            return optionError(problem);
         if (const Result<bool> b = readBenchOptions(p, o); !b)
             return Error { b.error() };
         return o;
@@ -468,18 +468,18 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     if (command == u"sweep" || command == u"sweep-cell")
         return parseSweepArguments(arguments);
     if (command != u"run")
-        return fail(u"unknown command '%1' (try: facet-cli help)"_s.arg(command));
+        return optionError(u"unknown command '%1' (try: facet-cli help)"_s.arg(command));
 
     o.command = Command::Run;
     const QList<QCommandLineOption> options = runOptionList();
     p.addOptions(options);
     if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
-        return fail(problem);
+        return optionError(problem);
     if (!p.positionalArguments().isEmpty())
-        return fail(u"run: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+        return optionError(u"run: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
     for (const char* required : { "dataset", "method", "rank", "json" })
         if (!p.isSet(QString::fromLatin1(required)))
-            return fail(
+            return optionError(
                 u"run needs --%1 (see: facet-cli help run)"_s.arg(QString::fromLatin1(required)));
 
     o.dataset.spec = p.value(u"dataset"_s);
@@ -487,7 +487,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         return Error { data.error() };
     o.run.method = p.value(u"method"_s).toLower().toStdString();
     if (!findMethod(o.run.method))
-        return fail(u"unknown method '%1' (see: facet-cli help)"_s.arg(p.value(u"method"_s)));
+        return optionError(
+            u"unknown method '%1' (see: facet-cli help)"_s.arg(p.value(u"method"_s)));
 
     constexpr int kMaxInt = std::numeric_limits<int>::max();
 #define FACET_TAKE(var, expr)                                                                      \
@@ -505,11 +506,11 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     FACET_TAKE(tol, doubleValue(p.value(u"tol"_s), u"--tol"_s))
 #undef FACET_TAKE
     if (*tol < 0)
-        return fail(u"--tol must be >= 0, got %1"_s.arg(*tol));
+        return optionError(u"--tol must be >= 0, got %1"_s.arg(*tol));
     bool seedOk = false;
     const qulonglong seed = p.value(u"seed"_s).toULongLong(&seedOk);
     if (!seedOk)
-        return fail(
+        return optionError(
             u"--seed expects a non-negative whole number, got '%1'"_s.arg(p.value(u"seed"_s)));
 
     o.run.params.rank = *rank;
@@ -541,7 +542,7 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     else if (cluster == u"argmax")
         o.run.cluster.mode = ClusterMode::ArgMax;
     else
-        return fail(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
+        return optionError(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
 
     const Result<Normalize> normalize = readChoice(p, u"normalize"_s, kNormalizeChoices);
     if (!normalize)
@@ -562,11 +563,11 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     o.factorsPath = p.value(u"factors"_s);
     o.initFromPath = p.value(u"init-from"_s);
     if (!o.initFromPath.isEmpty() && o.run.driver.replicates != 1)
-        return fail(
+        return optionError(
             u"--init-from starts from the given factors: it runs one replicate, not %1"_s.arg(
                 o.run.driver.replicates));
     if (!o.initFromPath.isEmpty() && o.run.params.initSet)
-        return fail(u"--init and --init-from both choose the start; give one of them"_s);
+        return optionError(u"--init and --init-from both choose the start; give one of them"_s);
     return o;
 }
 

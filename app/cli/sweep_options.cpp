@@ -20,7 +20,7 @@ namespace {
 
 constexpr int kMaxInt = std::numeric_limits<int>::max();
 
-Error fail(const QString& message)
+Error sweepOptionError(const QString& message)
 {
     return Error { message };
 }
@@ -36,12 +36,13 @@ Result<std::vector<int>> clusterList(const QString& text)
         const int a = (dash > 0 ? part.left(dash) : part).toInt(&okA);
         const int b = dash > 0 ? part.mid(dash + 1).toInt(&okB) : a;
         if (!okA || !okB || b < a || a < 1 || b - a > 10000)
-            return fail(u"--clusters expects counts such as 2-10 or 2,4,6; got '%1'"_s.arg(part));
+            return sweepOptionError(
+                u"--clusters expects counts such as 2-10 or 2,4,6; got '%1'"_s.arg(part));
         for (int c = a; c <= b; ++c)
             counts.push_back(c);
     }
     if (counts.empty())
-        return fail(u"--clusters expects counts such as 2-10 or 2,4,6"_s);
+        return sweepOptionError(u"--clusters expects counts such as 2-10 or 2,4,6"_s);
     return counts;
 }
 
@@ -52,7 +53,7 @@ Result<bool> readParameter(const QString& text, ExperimentOptions& e)
     const QString name = eq > 0 ? text.left(eq).trimmed().toLower() : QString();
     e.parameter = sweepParameterFromName(name.toStdString());
     if (e.parameter == SweepParameter::None)
-        return fail(
+        return sweepOptionError(
             u"--param expects NAME=v1,v2,... with NAME lambda, p, beta or rank; got '%1'"_s.arg(
                 text));
     for (const QString& v : text.mid(eq + 1).split(u',', Qt::SkipEmptyParts)) {
@@ -62,7 +63,7 @@ Result<bool> readParameter(const QString& text, ExperimentOptions& e)
         e.parameterValues.push_back(*value);
     }
     if (e.parameterValues.empty())
-        return fail(u"--param %1 has no values"_s.arg(name));
+        return sweepOptionError(u"--param %1 has no values"_s.arg(name));
     return true;
 }
 
@@ -116,12 +117,14 @@ Result<CliOptions> parseSweepCell(const QStringList& arguments)
     QStringList argv = arguments;
     argv[0] = u"facet-cli"_s;
     if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
-        return fail(problem);
+        return sweepOptionError(problem);
     if (!p.positionalArguments().isEmpty())
-        return fail(u"sweep-cell: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+        return sweepOptionError(
+            u"sweep-cell: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
     for (const QString& required : { u"from"_s, u"method"_s, u"clusters"_s, u"trial"_s })
         if (!p.isSet(required))
-            return fail(u"sweep-cell needs --%1 (see: facet-cli help sweep-cell)"_s.arg(required));
+            return sweepOptionError(
+                u"sweep-cell needs --%1 (see: facet-cli help sweep-cell)"_s.arg(required));
     SweepCliOptions& s = o.sweep;
     s.fromDir = p.value(u"from"_s);
     s.cell.method = p.value(u"method"_s).toLower().toStdString();
@@ -150,15 +153,16 @@ Result<QStringList> recordedSweepArguments(const QString& dir, const QStringList
 {
     const QString path = QDir(dir).filePath(u"results.json"_s);
     if (!QFileInfo::exists(path))
-        return fail(u"nothing to resume: %1 does not exist"_s.arg(path));
+        return sweepOptionError(u"nothing to resume: %1 does not exist"_s.arg(path));
     const Result<SweepFile> file = readSweepFile(path);
     if (!file)
         return Error { file.error() };
     const QStringList& recorded = file->arguments;
     if (recorded.value(0) != u"sweep" || !recorded.contains(u"--dataset"_s)
         || !recorded.contains(u"--methods"_s))
-        return fail(u"%1 does not record the sweep's command; give it again with --resume %2"_s.arg(
-            path, dir));
+        return sweepOptionError(
+            u"%1 does not record the sweep's command; give it again with --resume %2"_s.arg(
+                path, dir));
     return recorded + typed.mid(1);
 }
 
@@ -195,13 +199,15 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
     if (const QString problem
         = recordedThenTyped ? (p.parse(argv) ? QString() : p.errorText()) : parseEachOnce(p, argv);
         !problem.isEmpty())
-        return fail(problem);
+        return sweepOptionError(problem);
     if (!p.positionalArguments().isEmpty())
-        return fail(u"sweep: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+        return sweepOptionError(
+            u"sweep: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
     for (const QString& runOnly : { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"factors"_s,
              u"init-from"_s, u"classes"_s })
         if (p.isSet(runOnly))
-            return fail(u"sweep does not take --%1 (see: facet-cli help sweep)"_s.arg(runOnly));
+            return sweepOptionError(
+                u"sweep does not take --%1 (see: facet-cli help sweep)"_s.arg(runOnly));
     if (p.isSet(u"resume"_s) && !p.isSet(u"dataset"_s) && !p.isSet(u"methods"_s)) {
         const Result<QStringList> recorded
             = recordedSweepArguments(p.value(u"resume"_s), arguments);
@@ -210,9 +216,10 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
         return parseSweep(*recorded, true); // holds --dataset and --methods: no second pass
     }
     if (!p.isSet(u"dataset"_s) || !p.isSet(u"methods"_s))
-        return fail(u"sweep needs --dataset and --methods (see: facet-cli help sweep)"_s);
+        return sweepOptionError(
+            u"sweep needs --dataset and --methods (see: facet-cli help sweep)"_s);
     if (!p.isSet(u"out"_s) && !p.isSet(u"resume"_s))
-        return fail(u"sweep needs --out DIR (or --resume DIR to continue one)"_s);
+        return sweepOptionError(u"sweep needs --out DIR (or --resume DIR to continue one)"_s);
 
     SweepCliOptions& s = o.sweep;
     ExperimentOptions& e = s.experiment;
@@ -221,7 +228,7 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
     if (s.resume && p.isSet(u"out"_s)
         && QFileInfo(p.value(u"out"_s)).absoluteFilePath()
             != QFileInfo(s.outDir).absoluteFilePath())
-        return fail(
+        return sweepOptionError(
             u"--resume continues in its own folder; leave out --out or give the same one"_s);
 
     o.dataset.spec = p.value(u"dataset"_s);
@@ -235,7 +242,8 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
     for (const QString& m : p.value(u"methods"_s).split(u',', Qt::SkipEmptyParts)) {
         const std::string name = m.trimmed().toLower().toStdString();
         if (!findMethod(name))
-            return fail(u"unknown method '%1' (see: facet-cli help)"_s.arg(m.trimmed()));
+            return sweepOptionError(
+                u"unknown method '%1' (see: facet-cli help)"_s.arg(m.trimmed()));
         e.methods.push_back(name);
     }
     const Result<std::vector<int>> counts
@@ -261,11 +269,11 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
     FACET_TAKE(tol, readDoubleValue(p.value(u"tol"_s), u"--tol"_s))
 #undef FACET_TAKE
     if (*tol < 0)
-        return fail(u"--tol must be >= 0, got %1"_s.arg(*tol));
+        return sweepOptionError(u"--tol must be >= 0, got %1"_s.arg(*tol));
     bool seedOk = false;
     e.seed = p.value(u"seed"_s).toULongLong(&seedOk);
     if (!seedOk)
-        return fail(
+        return sweepOptionError(
             u"--seed expects a non-negative whole number, got '%1'"_s.arg(p.value(u"seed"_s)));
     e.trials = *trials;
     e.subruns = *subruns;
@@ -288,18 +296,19 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
 
     const QString cluster = p.value(u"cluster"_s);
     if (cluster != u"kmeans" && cluster != u"argmax")
-        return fail(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
+        return sweepOptionError(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
     run.cluster.mode = cluster == u"argmax" ? ClusterMode::ArgMax : ClusterMode::KMeans;
     const QString select = p.value(u"select"_s);
     if (select != u"objective" && select != u"accuracy")
-        return fail(u"--select must be objective or accuracy, got '%1'"_s.arg(select));
+        return sweepOptionError(u"--select must be objective or accuracy, got '%1'"_s.arg(select));
     e.selection = select == u"accuracy" ? SubrunSelection::Accuracy : SubrunSelection::Objective;
     const QString evaluate = p.value(u"evaluate"_s);
     if (evaluate != u"all" && evaluate != u"unlabeled")
-        return fail(u"--evaluate must be all or unlabeled, got '%1'"_s.arg(evaluate));
+        return sweepOptionError(u"--evaluate must be all or unlabeled, got '%1'"_s.arg(evaluate));
     e.evaluate = evaluate == u"unlabeled" ? EvaluateOn::Unlabeled : EvaluateOn::All;
     if (e.evaluate == EvaluateOn::Unlabeled && !e.semiSupervised())
-        return fail(u"--evaluate unlabeled needs --labeled-fraction or --labeled-per-class"_s);
+        return sweepOptionError(
+            u"--evaluate unlabeled needs --labeled-fraction or --labeled-per-class"_s);
     const Result<Normalize> normalize = readChoice(p, u"normalize"_s, kNormalizeChoices);
     if (!normalize)
         return Error { normalize.error() };
@@ -312,10 +321,11 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
         for (QString& m : s.compare)
             m = m.trimmed();
         if (s.compare.size() != 2 || s.compare[0] == s.compare[1])
-            return fail(u"--compare expects two different methods, e.g. --compare lcf,cf"_s);
+            return sweepOptionError(
+                u"--compare expects two different methods, e.g. --compare lcf,cf"_s);
         for (const QString& m : s.compare)
             if (std::find(e.methods.begin(), e.methods.end(), m.toStdString()) == e.methods.end())
-                return fail(u"--compare: '%1' is not among --methods"_s.arg(m));
+                return sweepOptionError(u"--compare: '%1' is not among --methods"_s.arg(m));
     }
     // Data options missing from `options` still round-trip: their values follow as plain tokens.
     s.arguments = canonicalArguments(arguments, options);

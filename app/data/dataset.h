@@ -27,6 +27,12 @@ struct Dataset {
     Eigen::Index samples() const { return X.cols(); }
     bool hasLabels() const { return !labels.empty(); }
     int classCount() const { return int(classNames.size()); }
+    // The name of class `label`, or its 1-based number when the set names fewer classes.
+    QString className(int label) const
+    {
+        return label >= 0 && label < classNames.size() ? classNames[label]
+                                                       : QString::number(label + 1);
+    }
     // Number of samples of each class.
     std::vector<int> classSizes() const;
     // The samples of the given classes (0-based class indices), relabelled 0..c-1 in the order

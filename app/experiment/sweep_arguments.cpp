@@ -14,7 +14,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 // Shortest text that reads back to the same double.
-QString number(double v)
+QString exactNumber(double v)
 {
     return QString::number(v, 'g', 17);
 }
@@ -76,7 +76,7 @@ void addRunOptions(QStringList& args, const RunOptions& base)
             if (value.toBool())
                 args << u"--"_s + key;
         } else if (value.isDouble()) {
-            args << u"--"_s + key << number(value.toDouble());
+            args << u"--"_s + key << exactNumber(value.toDouble());
         } else {
             args << u"--"_s + key << value.toString();
         }
@@ -101,7 +101,7 @@ QStringList sweepArguments(const ExperimentOptions& o, const DatasetRequest& req
     if (o.selection == SubrunSelection::Accuracy)
         args << u"--select"_s << u"accuracy"_s;
     if (o.labeledFraction > 0)
-        args << u"--labeled-fraction"_s << number(o.labeledFraction);
+        args << u"--labeled-fraction"_s << exactNumber(o.labeledFraction);
     if (o.labeledPerClass > 0)
         args << u"--labeled-per-class"_s << QString::number(o.labeledPerClass);
     if (o.rankOffset != 0)
@@ -111,7 +111,7 @@ QStringList sweepArguments(const ExperimentOptions& o, const DatasetRequest& req
     if (o.parameterSweep()) {
         QStringList values;
         for (double v : o.parameterValues)
-            values << number(v);
+            values << exactNumber(v);
         args << u"--param"_s
              << u"%1=%2"_s.arg(
                     QString::fromStdString(sweepParameterName(o.parameter)), values.join(u','));

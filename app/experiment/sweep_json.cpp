@@ -17,7 +17,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonValue number(double v)
+QJsonValue jsonNumber(double v)
 {
     return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
 }
@@ -115,7 +115,7 @@ QJsonObject trialToJson(
     }
     for (const SubrunScore& s : t.subruns)
         subruns.append(QJsonObject {
-            { u"objective"_s, number(s.objective) }, { u"ac"_s, s.ac }, { u"nmi"_s, s.nmi } });
+            { u"objective"_s, jsonNumber(s.objective) }, { u"ac"_s, s.ac }, { u"nmi"_s, s.nmi } });
     const RunOptions run = cellRunOptions(options, t.cell, t.subrun);
     // What differs per trial from options.run; the rest is shared by every trial.
     QJsonObject params { { u"rank"_s, t.rank }, { u"seed"_s, seedText(run.driver.seed) } };
@@ -132,7 +132,7 @@ QJsonObject trialToJson(
         { u"evaluated"_s, t.evaluated },
         { u"ac"_s, t.ac },
         { u"nmi"_s, t.nmi },
-        { u"objective"_s, number(t.objective) },
+        { u"objective"_s, jsonNumber(t.objective) },
         { u"iterations"_s, t.iterations },
         { u"stop_reason"_s, QString::fromLatin1(stopReasonName(t.stopReason)) },
         { u"subrun"_s, t.subrun + 1 },

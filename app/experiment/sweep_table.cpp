@@ -15,7 +15,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString percent(double v)
+QString tablePercent(double v)
 {
     return std::isfinite(v) ? QString::number(100 * v, 'f', 1) : u"-"_s;
 }
@@ -67,9 +67,9 @@ QString metricSection(const SweepSummary& s, const ExperimentOptions& o, Metric 
         QString out = row < 0 ? u"| Avg. |"_s : u"| %1 |"_s.arg(s.clusters[std::size_t(row)]);
         for (std::size_t k = 0; k < stats.size(); ++k) {
             const MeanStd& m = stats[k].of(metric);
-            QString cell = percent(m.mean);
+            QString cell = tablePercent(m.mean);
             if (row >= 0 && m.count > 1)
-                cell += u" ± "_s + percent(m.std);
+                cell += u" ± "_s + tablePercent(m.std);
             if (std::find(best.begin(), best.end(), int(k)) != best.end())
                 cell = u"**"_s + cell + u"**"_s;
             if (row >= 0 && m.count > 0 && m.count < o.trials)
@@ -146,8 +146,8 @@ QString graphComponentSection(
                 if (values.empty())
                     return u"-"_s;
                 const MeanStd m = meanStd(values);
-                return values.size() > 1 ? percent(m.mean) + u" ± "_s + percent(m.std)
-                                         : percent(m.mean);
+                return values.size() > 1 ? tablePercent(m.mean) + u" ± "_s + tablePercent(m.std)
+                                         : tablePercent(m.mean);
             };
             const QString notScored = unscored > 0
                 ? u" (%1 more from an older results.json, not scored)"_s.arg(unscored)
@@ -222,7 +222,8 @@ QString markdownTable(const SweepSummary& s, const ExperimentOptions& o,
             o.labeledPerClass > 0 ? QString::number(o.labeledPerClass)
                                   : u"%1%"_s.arg(100 * o.labeledFraction),
             o.evaluate == EvaluateOn::Unlabeled ? u"the unlabelled"_s : u"all"_s);
-    text += u"Mean ± standard deviation (n - 1) over the trials, in percent; the best mean of each "
+    text += u"Mean ± standard deviation (n - 1) over the trials, in tablePercent; the best mean of "
+            u"each "
             "row in bold; Avg. is the mean of the rows' means.\n"_s;
     if (context.cellsFinished < context.cellsPlanned)
         text += u"\n**Incomplete:** %1 of %2 cells finished (continue with --resume).\n"_s

@@ -14,7 +14,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString percent(const std::optional<double>& v)
+QString percentCell(const std::optional<double>& v)
 {
     return v ? QString::number(100 * *v, 'f', 1) + u" %"_s : u"–"_s;
 }
@@ -136,9 +136,9 @@ QVariant RunHistoryModel::display(const RunRecord& r, int column) const
         return std::isfinite(r.summary.objective) ? QString::number(r.summary.objective, 'g', 6)
                                                   : u"–"_s;
     case AcColumn:
-        return percent(r.summary.ac);
+        return percentCell(r.summary.ac);
     case NmiColumn:
-        return percent(r.summary.nmi);
+        return percentCell(r.summary.nmi);
     case TimeColumn:
         return seconds(r.summary.seconds);
     default:

@@ -15,14 +15,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray number(double v)
+QByteArray csvNumber(double v)
 {
     return std::isfinite(v) ? QByteArray::number(v, 'g', 17) : QByteArray();
 }
 
-QByteArray number(const std::optional<double>& v)
+QByteArray csvNumber(const std::optional<double>& v)
 {
-    return v ? number(*v) : QByteArray();
+    return v ? csvNumber(*v) : QByteArray();
 }
 
 // RFC 4180: a field with a comma, quote or line break is quoted, inner quotes doubled.
@@ -56,15 +56,15 @@ QByteArray runTableCsv(const std::vector<RunRecord>& runs)
             QByteArray::number(s.iterations),
             QByteArray(stopReasonName(s.stopReason).data(),
                 qsizetype(stopReasonName(s.stopReason).size())),
-            number(s.objective),
-            number(s.returnedObjective),
-            number(s.ac),
-            number(s.nmi),
-            number(s.graphAc),
-            number(s.graphNmi),
-            number(s.reconstructionError),
-            number(s.sparseness),
-            number(s.seconds),
+            csvNumber(s.objective),
+            csvNumber(s.returnedObjective),
+            csvNumber(s.ac),
+            csvNumber(s.nmi),
+            csvNumber(s.graphAc),
+            csvNumber(s.graphNmi),
+            csvNumber(s.reconstructionError),
+            csvNumber(s.sparseness),
+            csvNumber(s.seconds),
             field(QString::fromUtf8(options)),
         };
         csv += fields.join(',') + "\r\n";

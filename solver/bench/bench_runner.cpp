@@ -24,7 +24,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start)
+double caseSecondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -58,7 +58,7 @@ void buildGraph(MatrixCRef X, const BenchOptions& options, Prepared& prepared)
     knn.seed = options.seed;
     const auto start = Clock::now();
     prepared.context.graph = std::make_shared<const Graph>(buildKnnGraph(X, knn));
-    prepared.graphSeconds = secondsSince(start);
+    prepared.graphSeconds = caseSecondsSince(start);
     prepared.knnSearch = usesApproximateSearch(options.knn, X.cols()) ? "approximate" : "exact";
 }
 
@@ -257,7 +257,7 @@ BenchRow runCase(const std::string& name, MatrixCRef X, const std::vector<int>& 
         if (cfFamily && !prepared.context.gram)
             prepared.context.gram = Gram::linear(X);
         const MethodFactory make = makeMethodFactory(method, X, params, prepared.context);
-        row.setupSeconds = secondsSince(setupStart) + row.graphSeconds;
+        row.setupSeconds = caseSecondsSince(setupStart) + row.graphSeconds;
         // A non-linear kernel is always formed (methods/kernels.cpp); NCW's weighted linear one
         // is formed when X's is (the same shapes).
         row.explicitKernel = cfFamily

@@ -38,7 +38,7 @@ std::string clean(std::string text)
     return text;
 }
 
-std::string number(double value)
+std::string exactNumber(double value)
 {
     std::ostringstream out;
     out.precision(17);
@@ -108,14 +108,14 @@ struct Writer {
         line += std::string("\t") + key + "=" + clean(value);
     }
     void operator()(const char* key, const std::string& v) { add(key, v); }
-    void operator()(const char* key, double v) { add(key, number(v)); }
+    void operator()(const char* key, double v) { add(key, exactNumber(v)); }
     void operator()(const char* key, bool v) { add(key, v ? "1" : "0"); }
     void operator()(const char* key, int v) { add(key, std::to_string(v)); }
     void operator()(const char* key, Eigen::Index v) { add(key, std::to_string(v)); }
     void operator()(const char* key, const std::optional<double>& v)
     {
         if (v)
-            add(key, number(*v));
+            add(key, exactNumber(*v));
     }
 };
 

@@ -15,7 +15,7 @@ namespace {
 constexpr std::uint64_t kBasisStream = std::uint64_t(1) << 40;
 constexpr std::uint64_t kLabelStream = kBasisStream + 1;
 // Columns generated per block: the double scratch stays m x 1024 whatever n is.
-constexpr Eigen::Index kColumnBlock = 1024;
+constexpr Eigen::Index kGenerateBlock = 1024;
 
 std::optional<Eigen::Index> parseCount(const std::string& text)
 {
@@ -73,8 +73,8 @@ LowRankData makeLowRankData(const LowRankSpec& spec)
     const double scale = bound > 0 ? 1.0 / bound : 1.0;
     data.X.resize(m, n);
     adviseHugePages(data.X);
-    for (Eigen::Index j0 = 0; j0 < n; j0 += kColumnBlock) {
-        const Eigen::Index width = std::min(kColumnBlock, n - j0);
+    for (Eigen::Index j0 = 0; j0 < n; j0 += kGenerateBlock) {
+        const Eigen::Index width = std::min(kGenerateBlock, n - j0);
         Eigen::MatrixXd H(spec.rank, width);
         Eigen::MatrixXd noise(m, width);
 #pragma omp parallel for schedule(static)

@@ -15,7 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start)
+double secondsSinceStart(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -28,7 +28,7 @@ double bestGemmGflops(const Matrix& A, const Matrix& B, int repeats)
     for (int r = 0; r < repeats; ++r) {
         const auto start = Clock::now();
         C.noalias() = A * B;
-        const double seconds = secondsSince(start);
+        const double seconds = secondsSinceStart(start);
         best = std::max(
             best, 2.0 * double(A.rows()) * double(A.cols()) * double(B.cols()) / seconds);
     }
@@ -55,7 +55,7 @@ double bestTriadGBs(Eigen::Index size, int repeats)
 #pragma omp parallel for schedule(static)
         for (Eigen::Index i = 0; i < size; ++i)
             a[i] = b[i] + s * c[i];
-        const double seconds = secondsSince(start);
+        const double seconds = secondsSinceStart(start);
         if (r > 0) // the first pass is a warm-up
             best = std::max(best, 3.0 * double(sizeof(Scalar)) * double(size) / seconds);
     }

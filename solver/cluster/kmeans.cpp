@@ -63,7 +63,7 @@ Eigen::Index roundBlock(Eigen::Index d)
 constexpr int kMeanChunks = 8;
 
 // Checked in the build's own precision, before any conversion.
-void validate(const MatrixCRef& points, const KMeansOptions& options)
+void validateKMeans(const MatrixCRef& points, const KMeansOptions& options)
 {
     if (options.clusters < 1)
         throw std::invalid_argument(
@@ -451,7 +451,7 @@ DoubleResult lloyd(const KRef& X, int clusters, int maxIter, Rng& rng, const std
 
 KMeansResult kmeans(MatrixCRef points, const KMeansOptions& options)
 {
-    validate(points, options);
+    validateKMeans(points, options);
     const auto& input = asDouble(points);
     KMatrix normalized;
     if (options.cosine)

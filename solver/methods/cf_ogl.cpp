@@ -16,7 +16,7 @@ namespace {
 
 using Index = Eigen::Index;
 
-std::string formatNumber(double value)
+std::string formatOglNumber(double value)
 {
     std::ostringstream out;
     out << value;
@@ -58,11 +58,11 @@ CfOgl::CfOgl(MatrixCRef X, std::shared_ptr<const Gram> gram, std::shared_ptr<con
         throw std::invalid_argument("the number of clusters c must be in [1, n] = [1, "
             + std::to_string(n) + "], got " + std::to_string(options.clusters));
     if (!(options.beta > 0) || !std::isfinite(options.beta))
-        throw std::invalid_argument("beta must be > 0, got " + formatNumber(options.beta));
+        throw std::invalid_argument("beta must be > 0, got " + formatOglNumber(options.beta));
     if (!(options.mu > 0) || !std::isfinite(options.mu))
-        throw std::invalid_argument("mu must be > 0, got " + formatNumber(options.mu));
+        throw std::invalid_argument("mu must be > 0, got " + formatOglNumber(options.mu));
     if (!(options.lambda >= 0) || !std::isfinite(options.lambda))
-        throw std::invalid_argument("lambda must be >= 0, got " + formatNumber(options.lambda));
+        throw std::invalid_argument("lambda must be >= 0, got " + formatOglNumber(options.lambda));
     if (options.innerSteps < 1)
         throw std::invalid_argument(
             "the inner LCCF steps must be at least 1, got " + std::to_string(options.innerSteps));
@@ -379,8 +379,8 @@ std::vector<std::string> CfOgl::notes() const
 {
     std::vector<std::string> notes;
     const int c = m_options.clusters;
-    notes.push_back("beta: " + formatNumber(m_options.beta) + " at start, " + formatNumber(m_beta)
-        + " at the end after " + std::to_string(m_betaChanges)
+    notes.push_back("beta: " + formatOglNumber(m_options.beta) + " at start, "
+        + formatOglNumber(m_beta) + " at the end after " + std::to_string(m_betaChanges)
         + " change(s) by the self-tuning rule; each change starts a new segment of "
           "the objective curve");
     const Components comps = components();
