@@ -328,5 +328,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBenchCommand)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestBenchCommand)
 #include "test_bench_command.moc"

@@ -397,5 +397,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestCli)
 #include "test_cli.moc"

@@ -94,5 +94,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCsvHostile)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestCsvHostile)
 #include "test_csv_hostile.moc"

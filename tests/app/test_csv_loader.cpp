@@ -133,5 +133,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCsvLoader)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestCsvLoader)
 #include "test_csv_loader.moc"

@@ -319,5 +319,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExportDataset)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestExportDataset)
 #include "test_export_dataset.moc"

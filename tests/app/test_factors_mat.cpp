@@ -661,5 +661,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFactorsMat)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestFactorsMat)
 #include "test_factors_mat.moc"

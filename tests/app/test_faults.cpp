@@ -381,5 +381,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFaults)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestFaults)
 #include "test_faults.moc"

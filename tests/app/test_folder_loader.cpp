@@ -377,5 +377,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFolderLoader)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestFolderLoader)
 #include "test_folder_loader.moc"

@@ -54,5 +54,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGeneratedDataset)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestGeneratedDataset)
 #include "test_generated_dataset.moc"

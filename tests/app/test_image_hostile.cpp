@@ -256,5 +256,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImageHostile)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestImageHostile)
 #include "test_image_hostile.moc"

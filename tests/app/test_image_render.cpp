@@ -83,5 +83,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImageRender)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestImageRender)
 #include "test_image_render.moc"

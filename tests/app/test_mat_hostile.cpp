@@ -476,5 +476,6 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestMatHostile)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestMatHostile)
 #include "test_mat_hostile.moc"

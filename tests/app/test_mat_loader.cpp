@@ -791,5 +791,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMatLoader)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestMatLoader)
 #include "test_mat_loader.moc"

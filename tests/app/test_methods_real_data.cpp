@@ -100,5 +100,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMethodsRealData)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestMethodsRealData)
 #include "test_methods_real_data.moc"

@@ -344,5 +344,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPreprocess)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestPreprocess)
 #include "test_preprocess.moc"

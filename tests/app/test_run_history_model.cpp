@@ -213,5 +213,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunHistoryModel)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestRunHistoryModel)
 #include "test_run_history_model.moc"

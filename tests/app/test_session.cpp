@@ -281,5 +281,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSession)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestSession)
 #include "test_session.moc"

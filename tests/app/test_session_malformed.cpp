@@ -173,5 +173,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSessionMalformed)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestSessionMalformed)
 #include "test_session_malformed.moc"

@@ -445,5 +445,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestSweep)
 #include "test_sweep.moc"

@@ -114,5 +114,6 @@ void TestSweepArguments::guiMadeOptions()
     QCOMPARE(json(datasetRequestToJson(resumed->dataset)), json(datasetRequestToJson(request)));
 }
 
-QTEST_GUILESS_MAIN(TestSweepArguments)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestSweepArguments)
 #include "test_sweep_arguments.moc"

@@ -93,5 +93,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSynthetic)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestSynthetic)
 #include "test_synthetic.moc"

@@ -127,5 +127,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSyntheticSets)
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestSyntheticSets)
 #include "test_synthetic_sets.moc"

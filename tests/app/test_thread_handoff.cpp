@@ -203,5 +203,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestThreadHandoff)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestThreadHandoff)
 #include "test_thread_handoff.moc"

@@ -385,5 +385,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBaselines)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestBaselines)
 #include "test_baselines.moc"

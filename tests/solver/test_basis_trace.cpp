@@ -233,5 +233,6 @@ void TestBasisTrace::nearestCentre()
         std::invalid_argument, nearestCentreDistances(points, Eigen::MatrixXd(3, 1)));
 }
 
-QTEST_APPLESS_MAIN(TestBasisTrace)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestBasisTrace)
 #include "test_basis_trace.moc"

@@ -408,5 +408,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(BenchModelTest)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(BenchModelTest)
 #include "test_bench_model.moc"

@@ -476,5 +476,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCfOgl)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestCfOgl)
 #include "test_cf_ogl.moc"

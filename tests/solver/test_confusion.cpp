@@ -135,5 +135,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestConfusion)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestConfusion)
 #include "test_confusion.moc"

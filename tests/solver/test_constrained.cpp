@@ -304,5 +304,6 @@ void TestConstrained::refusesBadInput()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, factory("cnmf", centred(X), 2));
 }
 
-QTEST_APPLESS_MAIN(TestConstrained)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestConstrained)
 #include "test_constrained.moc"

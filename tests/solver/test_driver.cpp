@@ -243,5 +243,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDriver)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestDriver)
 #include "test_driver.moc"

@@ -666,5 +666,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestExperiment)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestExperiment)
 #include "test_experiment.moc"

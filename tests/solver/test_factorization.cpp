@@ -229,5 +229,6 @@ void TestFactorization::refusesBadInput()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, factoryFor(QStringLiteral("cf"), X, 2));
 }
 
-QTEST_APPLESS_MAIN(TestFactorization)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestFactorization)
 #include "test_factorization.moc"

@@ -354,5 +354,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(FusedStepsTest)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(FusedStepsTest)
 #include "test_fused_steps.moc"

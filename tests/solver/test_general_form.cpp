@@ -256,5 +256,6 @@ void TestGeneralForm::refusesOversizedSplit()
     requireDenseFits(1000, 2, "small");
 }
 
-QTEST_APPLESS_MAIN(TestGeneralForm)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestGeneralForm)
 #include "test_general_form.moc"

@@ -378,5 +378,6 @@ void TestGraphMethods::refusesBadInput()
     QVERIFY(noted);
 }
 
-QTEST_APPLESS_MAIN(TestGraphMethods)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestGraphMethods)
 #include "test_graph_methods.moc"

@@ -192,5 +192,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(GraphTermsTest)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(GraphTermsTest)
 #include "test_graph_terms.moc"

@@ -95,5 +95,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(HnswSearchTest)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(HnswSearchTest)
 #include "test_hnsw_search.moc"

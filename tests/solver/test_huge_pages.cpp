@@ -73,5 +73,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(HugePagesTest)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(HugePagesTest)
 #include "test_huge_pages.moc"

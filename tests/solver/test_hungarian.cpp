@@ -143,5 +143,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHungarian)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestHungarian)
 #include "test_hungarian.moc"

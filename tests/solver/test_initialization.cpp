@@ -130,5 +130,6 @@ void TestInitialization::everyMethodEveryStart()
     QVERIFY(c.history.front() != a.history.front());
 }
 
-QTEST_APPLESS_MAIN(TestInitialization)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestInitialization)
 #include "test_initialization.moc"

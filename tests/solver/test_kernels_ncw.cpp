@@ -332,5 +332,6 @@ void TestKernelsNcw::ncwRefusesZeroDegree()
     }
 }
 
-QTEST_APPLESS_MAIN(TestKernelsNcw)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestKernelsNcw)
 #include "test_kernels_ncw.moc"

@@ -363,5 +363,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestKMeans)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestKMeans)
 #include "test_kmeans.moc"

@@ -321,5 +321,6 @@ void TestKnnGraph::labelConstraints()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, applyLabelConstraints(graph, labels));
 }
 
-QTEST_APPLESS_MAIN(TestKnnGraph)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestKnnGraph)
 #include "test_knn_graph.moc"

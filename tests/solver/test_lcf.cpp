@@ -191,5 +191,6 @@ void TestLcf::refusesBadParameters()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lcfFactory(centred(X), 2, 0.3));
 }
 
-QTEST_APPLESS_MAIN(TestLcf)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestLcf)
 #include "test_lcf.moc"

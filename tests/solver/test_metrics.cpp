@@ -251,5 +251,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMetrics)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestMetrics)
 #include "test_metrics.moc"

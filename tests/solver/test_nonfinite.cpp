@@ -266,5 +266,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestNonFinite)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestNonFinite)
 #include "test_nonfinite.moc"

@@ -393,5 +393,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOglGraph)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestOglGraph)
 #include "test_ogl_graph.moc"

@@ -116,5 +116,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPrincipalPlane)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestPrincipalPlane)
 #include "test_principal_plane.moc"

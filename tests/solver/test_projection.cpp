@@ -126,5 +126,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestProjection)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestProjection)
 #include "test_projection.moc"

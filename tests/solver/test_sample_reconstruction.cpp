@@ -86,5 +86,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSampleReconstruction)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestSampleReconstruction)
 #include "test_sample_reconstruction.moc"

@@ -165,5 +165,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSimplex)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestSimplex)
 #include "test_simplex.moc"

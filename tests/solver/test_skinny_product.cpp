@@ -124,5 +124,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(SkinnyProductTest)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(SkinnyProductTest)
 #include "test_skinny_product.moc"

@@ -61,5 +61,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(UpdateRuleTest)
+#include "facet_test.h"
+FACET_TEST_MAIN(UpdateRuleTest)
 #include "test_update_rule.moc"

@@ -48,5 +48,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKmeansPrecision)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestKmeansPrecision)
 #include "test_kmeans_precision.moc"

@@ -94,5 +94,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSpectralPrecision)
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestSpectralPrecision)
 #include "test_spectral_precision.moc"

@@ -296,5 +296,6 @@ void TestBasisGallery::orlFacesScreenshots()
     }
 }
 
-QTEST_MAIN(TestBasisGallery)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestBasisGallery)
 #include "test_basis_gallery.moc"

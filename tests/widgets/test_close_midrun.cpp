@@ -132,5 +132,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCloseMidRun)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestCloseMidRun)
 #include "test_close_midrun.moc"

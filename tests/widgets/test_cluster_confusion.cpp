@@ -144,5 +144,6 @@ void TestClusterConfusion::headingsSayWhetherAClassDominates()
     QCOMPARE(clusterComposition({ 0, 0, 2 }, {}), QStringLiteral("mostly class 3 (2 of 2)"));
 }
 
-QTEST_MAIN(TestClusterConfusion)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestClusterConfusion)
 #include "test_cluster_confusion.moc"

@@ -367,5 +367,6 @@ void TestConvergencePlot::emptyPlotSaysWhatWillAppear()
         plot->emptyText().contains(QStringLiteral("Press Run")), qPrintable(plot->emptyText()));
 }
 
-QTEST_MAIN(TestConvergencePlot)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestConvergencePlot)
 #include "test_convergence_plot.moc"

@@ -150,5 +150,6 @@ void TestDatasetInspector::pixelOrderToggleTransposesOrl()
     saveScreenshot(*window, QStringLiteral("dataset_inspector_orl_row_major.png"));
 }
 
-QTEST_MAIN(TestDatasetInspector)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestDatasetInspector)
 #include "test_dataset_inspector.moc"

@@ -319,5 +319,6 @@ void TestExperimentView::formSetsTheRankOffsetAndTheScoredSamples()
     QCOMPARE(o->evaluate, EvaluateOn::All);
 }
 
-QTEST_MAIN(TestExperimentView)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestExperimentView)
 #include "test_experiment_view.moc"

@@ -495,5 +495,6 @@ void TestExplorerControls::eventLoopStaysResponsiveDuringASolve()
         guiMs, headlessBeforeMs, headlessAfterMs);
 }
 
-QTEST_MAIN(TestExplorerControls)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestExplorerControls)
 #include "test_explorer_controls.moc"

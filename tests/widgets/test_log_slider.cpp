@@ -92,5 +92,6 @@ void TestLogSlider::spinBoxTextAndSteps()
     QCOMPARE(spin.value(), 0.1);
 }
 
-QTEST_MAIN(TestLogSlider)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestLogSlider)
 #include "test_log_slider.moc"

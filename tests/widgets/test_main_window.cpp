@@ -345,7 +345,8 @@ void TestMainWindow::fitsALaptopScreen()
     window->grab().save(QStringLiteral("main_window_1280x700.png"));
 }
 
-QTEST_MAIN(TestMainWindow)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"
 
 // Data > Export prepared dataset (and File > Export factors) onto the file the dataset was

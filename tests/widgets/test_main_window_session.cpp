@@ -289,5 +289,6 @@ void TestMainWindowSession::continueTheShownRun()
     QVERIFY(!action->isEnabled());
 }
 
-QTEST_MAIN(TestMainWindowSession)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestMainWindowSession)
 #include "test_main_window_session.moc"

@@ -365,5 +365,6 @@ void TestOvercompleteDemo::closingMidRunIsClean()
     QVERIFY(watched.isNull());
 }
 
-QTEST_MAIN(TestOvercompleteDemo)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestOvercompleteDemo)
 #include "test_overcomplete_demo.moc"

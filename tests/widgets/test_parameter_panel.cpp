@@ -298,5 +298,6 @@ void TestParameterPanel::valuesAreKeptPerMethodAndRestored()
     QCOMPARE(restored.runOptions().params.lambda.value_or(-1), 42.0);
 }
 
-QTEST_MAIN(TestParameterPanel)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestParameterPanel)
 #include "test_parameter_panel.moc"

@@ -324,5 +324,6 @@ void TestParameterRuns::screenshots()
     }
 }
 
-QTEST_MAIN(TestParameterRuns)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestParameterRuns)
 #include "test_parameter_runs.moc"

@@ -198,5 +198,6 @@ void TestPreprocessDialog::noFaceImagesAreKeptOrSkipped()
     QVERIFY(window.statusBar()->currentMessage().contains(failed.at(0).at(0).toString()));
 }
 
-QTEST_MAIN(TestPreprocessDialog)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestPreprocessDialog)
 #include "test_preprocess_dialog.moc"

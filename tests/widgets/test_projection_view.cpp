@@ -167,5 +167,6 @@ void TestProjectionView::imagesArePreparedLikeAnL2LoadedSet()
                        .arg(p.relativeError)));
 }
 
-QTEST_MAIN(TestProjectionView)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestProjectionView)
 #include "test_projection_view.moc"

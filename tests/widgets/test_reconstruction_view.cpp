@@ -163,5 +163,6 @@ void TestReconstructionView::mismatchedResultClears()
     QCOMPARE(view.grid()->sections().size(), 0);
 }
 
-QTEST_MAIN(TestReconstructionView)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestReconstructionView)
 #include "test_reconstruction_view.moc"

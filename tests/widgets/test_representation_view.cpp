@@ -181,5 +181,6 @@ void TestRepresentationView::manyClassesKeepTheLegendOut()
     saveScreenshot(view, QStringLiteral("representation_view_orl40.png"));
 }
 
-QTEST_MAIN(TestRepresentationView)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestRepresentationView)
 #include "test_representation_view.moc"

@@ -243,5 +243,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunHistory)
+#include "facet_test.h"
+FACET_TEST_MAIN(TestRunHistory)
 #include "test_run_history.moc"
