@@ -140,8 +140,11 @@ Result<FloatBenchOutput> runFloatBench(const std::vector<BenchInput>& inputs,
     if (program.isEmpty())
         program = QDir(QCoreApplication::applicationDirPath()).filePath(u"facet-bench-float"_s);
     if (!QFileInfo(program).isExecutable())
-        return Error { u"--precision float needs %1 (built with FACET_BUILD_FLOAT_BENCH=ON); "
-                       "not found"_s.arg(program) };
+        return Error {
+            u"--precision float needs %1, which is not built: build it with `cmake --build "
+            "--preset release --target facet-bench-float` (FACET_BUILD_FLOAT_BENCH=ON), "
+            "or run scripts/test, which builds everything"_s.arg(program)
+        };
     QTemporaryDir folder;
     if (!folder.isValid())
         return Error { u"cannot make a temporary folder: %1"_s.arg(folder.errorString()) };
