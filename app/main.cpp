@@ -2,14 +2,14 @@
 // facet: the GUI. Everything happens in MainWindow; this file turns the command line into its
 // first actions and, for --screenshot, into a scripted run that saves the window and quits.
 
-#include "basis_gallery.h"
-#include "control_panel.h"
-#include "main_window.h"
-#include "method_parameters.h"
+#include "controls/control_panel.h"
+#include "controls/method_parameters.h"
+#include "controls/parameter_panel.h"
+#include "dataset/preprocess_dialog.h"
+#include "dataset/preprocess_preview.h"
+#include "main_window/main_window.h"
 #include "methods/registry.h"
-#include "parameter_panel.h"
-#include "preprocess_dialog.h"
-#include "preprocess_preview.h"
+#include "views/basis_gallery.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -24,12 +24,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray {};
-}
-
 Dataset asymmetric(int height, int width, int samples)
 {
     Dataset data;
@@ -173,7 +167,7 @@ private slots:
         Dataset data = asymmetric(4, 3, 6);
         data.X *= 255;
         QVERIFY(writeDatasetMat(input, data).ok());
-        const QByteArray before = readAll(input);
+        const QByteArray before = readBytes(input);
         QVERIFY(!before.isEmpty());
         const QString link = dir.filePath(u"link.mat"_s), hard = dir.filePath(u"hard.mat"_s);
         QVERIFY(QFile::link(input, link));
@@ -188,7 +182,7 @@ private slots:
                 u"--factors"_s, out });
             QCOMPARE(run.exitCode, 1);
             QVERIFY2(run.err.contains(u"is the input"_s), qPrintable(run.err));
-            QCOMPARE(readAll(input), before);
+            QCOMPARE(readBytes(input), before);
         }
         // Another file in the same folder is written as before.
         const CliRun run
@@ -209,7 +203,7 @@ private slots:
         const QString image = QDir(folder).filePath(u"s2/1.png"_s);
         const QString list = dir.filePath(u"list.csv"_s);
         QVERIFY(fixtures::writeBytes(list, "faces/s1/1.png,a\nfaces/s2/1.png,b\n"));
-        const QByteArray before = readAll(image);
+        const QByteArray before = readBytes(image);
         const auto run = [&](const QString& dataset, const QString& png) {
             return runCli({ u"run"_s, u"--dataset"_s, dataset, u"--method"_s, u"nmf"_s, u"--rank"_s,
                 u"2"_s, u"--max-iter"_s, u"2"_s, u"--json"_s, dir.filePath(u"r.json"_s),
@@ -220,7 +214,7 @@ private slots:
             QCOMPARE(refused.exitCode, 1);
             QVERIFY2(refused.err.contains(u"would replace one of the samples"_s),
                 qPrintable(refused.err));
-            QCOMPARE(readAll(image), before);
+            QCOMPARE(readBytes(image), before);
         }
         const QString fresh = QDir(folder).filePath(u"basis.png"_s);
         CliRun written = run(folder, fresh);

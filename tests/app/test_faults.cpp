@@ -3,7 +3,7 @@
 // Inf data, sizes beyond memory, writes to a full disk or a read-only folder, and a sweep killed
 // with SIGKILL and resumed. Each must end in a consistent result or a clear error, never a crash,
 // a leak (the asan preset runs this) or a lost file.
-#include "child_process.h"
+#include "cli_process.h"
 #include "data/mat_writer.h"
 #include "jobs/solve_job.h"
 #include "util/atomic_write.h"
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 using namespace facet;
-using facet::testing::ChildProcess;
+using namespace facet::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -95,12 +95,6 @@ QString failureOf(Worker& worker, SolveRequest request)
     return worker.failed.isEmpty() ? u"(finished)"_s : worker.failed.last().second;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 // Makes writes past `bytes` fail with EFBIG, as a full disk fails them, until destroyed.
 class FileSizeLimit {
 public:
@@ -118,19 +112,9 @@ private:
     rlimit m_old {};
 };
 
-QString cliPath()
-{
-#ifdef FACET_CLI_PATH
-    return QStringLiteral(FACET_CLI_PATH);
-#else
-    // build/tests/app/app_faults -> build/app/facet-cli
-    return QDir(QCoreApplication::applicationDirPath()).filePath(u"../../app/facet-cli"_s);
-#endif
-}
-
 QJsonArray trialsIn(const QString& resultsJson)
 {
-    return QJsonDocument::fromJson(readAll(resultsJson)).object().value(u"trials"_s).toArray();
+    return readJson(resultsJson).value(u"trials"_s).toArray();
 }
 
 } // namespace
@@ -277,16 +261,16 @@ private Q_SLOTS:
         QVERIFY2(!imageError.isEmpty(), "writeImageFile reported success on a full disk");
         QVERIFY2(bytesError.contains(json), qPrintable(bytesError));
         QVERIFY2(imageError.contains(png), qPrintable(imageError));
-        QCOMPARE(readAll(json), QByteArray("old contents"));
-        QCOMPARE(readAll(png), QByteArray("old contents"));
+        QCOMPARE(readBytes(json), QByteArray("old contents"));
+        QCOMPARE(readBytes(png), QByteArray("old contents"));
         // matio ignores failed fwrite calls; writeDatasetMat reads the temporary file back
         // before the rename, so a cut-off file never replaces the old one.
         QVERIFY2(!matError.isEmpty(), "writeDatasetMat reported success on a full disk");
-        QCOMPARE(readAll(mat), QByteArray("old contents"));
+        QCOMPARE(readBytes(mat), QByteArray("old contents"));
         QVERIFY2(factorsError.contains(u"could not be written completely"_s)
                 || factorsError.contains(u"disk full"_s),
             qPrintable(factorsError));
-        QCOMPARE(readAll(factors), QByteArray("old contents"));
+        QCOMPARE(readBytes(factors), QByteArray("old contents"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
     }
 
@@ -372,7 +356,7 @@ private Q_SLOTS:
             cliPath(), sweep + QStringList { u"--resume"_s, out }, ChildProcess::Output::Inherit));
         QVERIFY(process.waitForFinished(600000));
         QCOMPARE(process.exitCode(), 0);
-        const QJsonObject done = QJsonDocument::fromJson(readAll(results)).object();
+        const QJsonObject done = readJson(results);
         QVERIFY(done.value(u"complete"_s).toBool());
         const QJsonArray all = done.value(u"trials"_s).toArray();
         QCOMPARE(all.size(), 40);
