@@ -9,6 +9,7 @@
 #include "dataset/preprocess_preview.h"
 #include "main_window/main_window.h"
 #include "methods/registry.h"
+#include "util/openmp_environment.h"
 #include "views/basis_gallery.h"
 
 #include <QApplication>
@@ -43,6 +44,7 @@ QString knownMethods()
 
 int main(int argc, char* argv[])
 {
+    facet::ensureOpenMpWaitPolicy(argc, argv); // may start the program again
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Facet"));
     QApplication::setApplicationName(QStringLiteral("Facet"));

@@ -8,6 +8,7 @@
 #include "bench/lowrank_data.h"
 #include "cli/bench_process_memory.h"
 #include "core/openmp.h"
+#include "util/openmp_environment.h"
 
 #include <Eigen/Core>
 
@@ -51,6 +52,7 @@ struct Source {
 
 int main(int argc, char** argv)
 {
+    facet::ensureOpenMpWaitPolicy(argc, argv); // may start the program again
     try {
         BenchOptions options;
         std::vector<Source> sources;

@@ -321,6 +321,23 @@ QString loadAverage()
     return QString::fromLatin1(file.readLine()).section(u' ', 0, 2);
 }
 
+namespace {
+
+// How the OpenMP threads waited (util/openmp_environment.h): the variables as this process saw
+// them, null where unset. They change the times, never the numbers.
+QJsonObject openMpWaitJson()
+{
+    QJsonObject wait;
+    for (const char* name : { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME" }) {
+        const QByteArray value = qgetenv(name);
+        wait.insert(QString::fromLatin1(name),
+            value.isEmpty() ? QJsonValue() : QJsonValue(QString::fromLocal8Bit(value)));
+    }
+    return wait;
+}
+
+} // namespace
+
 QJsonObject machineJson()
 {
     QString cpu;
@@ -333,7 +350,8 @@ QJsonObject machineJson()
             }
     return { { u"cpu"_s, cpu }, { u"eigen_threads"_s, Eigen::nbThreads() },
         { u"omp_max_threads"_s, omp::maxThreads() }, { u"load_average"_s, loadAverage() },
-        { u"simd"_s, QString::fromLatin1(Eigen::SimdInstructionSetsInUse()) } };
+        { u"simd"_s, QString::fromLatin1(Eigen::SimdInstructionSetsInUse()) },
+        { u"openmp_wait"_s, openMpWaitJson() } };
 }
 
 } // namespace facet::cli

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/export_command.h"
 #include "cli/sweep_command.h"
+#include "util/openmp_environment.h"
 
 #include <QCoreApplication>
 
@@ -26,6 +27,7 @@ extern "C" void onInterrupt(int)
 
 int main(int argc, char** argv)
 {
+    facet::ensureOpenMpWaitPolicy(argc, argv); // may start the program again
     // A QApplication (offscreen) for `sweep`, whose plots need one; QCoreApplication otherwise.
     const std::unique_ptr<QCoreApplication> app = facet::cli::makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));

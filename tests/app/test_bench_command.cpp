@@ -5,6 +5,7 @@
 #include "cli/cli_options.h"
 #include "cli_process.h"
 #include "core/sanitizers.h"
+#include "util/openmp_environment.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -299,6 +300,46 @@ private slots:
         QCOMPARE(rows.size(), 1);
         QVERIFY2(rows[0][u"error"_s].toString().contains(u"exceeds the number of samples"_s),
             qPrintable(rows[0][u"error"_s].toString()));
+    }
+
+    // facet-cli chooses how OpenMP's idle threads wait (util/openmp_environment.h) unless the
+    // user did, and the bench JSON records what was in force.
+    void openMpWaitIsTheProgramsUnlessTheUsers()
+    {
+        const char* names[]
+            = { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME", "FACET_OPENMP_REEXEC" };
+        QList<QByteArray> saved;
+        for (const char* name : names) {
+            saved << qgetenv(name);
+            qunsetenv(name);
+        }
+        const auto waitOf = [](const QStringList& extra = {}) {
+            QTemporaryDir dir;
+            const QString json = dir.filePath(u"w.json"_s);
+            const CliRun run = runCli(QStringList { u"bench"_s, u"--datasets"_s, u"gen:300x16"_s,
+                                          u"--no-timing"_s, u"--knn-recall"_s, u"--json"_s, json }
+                + extra);
+            if (run.exitCode != 0)
+                qWarning("%s", qPrintable(run.out + run.err));
+            return readJson(json)[u"machine"_s][u"openmp_wait"_s].toObject();
+        };
+        const QJsonObject chosen = waitOf();
+        qputenv("OMP_WAIT_POLICY", "active");
+        const QJsonObject users = waitOf();
+        for (int i = 0; i < 4; ++i)
+            saved[i].isNull() ? qunsetenv(names[i]) : qputenv(names[i], saved[i]);
+
+        QCOMPARE(users[u"OMP_WAIT_POLICY"_s].toString(), u"active"_s);
+        QVERIFY(users[u"GOMP_SPINCOUNT"_s].isNull());
+        QVERIFY(users[u"KMP_BLOCKTIME"_s].isNull());
+#if defined(_OPENMP)
+        QVERIFY(chosen[u"OMP_WAIT_POLICY"_s].isNull());
+        QCOMPARE(chosen[u"GOMP_SPINCOUNT"_s].toString(), QString::fromLatin1(kGompSpinCount));
+        QCOMPARE(chosen[u"KMP_BLOCKTIME"_s].toString(), QString::fromLatin1(kKmpBlockTime));
+#else
+        // Without OpenMP (the tsan preset) there are no such threads, and nothing to choose.
+        QVERIFY(chosen[u"GOMP_SPINCOUNT"_s].isNull());
+#endif
     }
 
     void exportsNpyAndRecall()
