@@ -145,6 +145,8 @@ Result<bool> readBenchOptions(const QCommandLineParser& p, CliOptions& o)
     o.jsonPath = p.value(u"json"_s);
     if (o.jsonPath.isEmpty() && b.timing)
         return Error { u"bench needs --json OUT (see: facet-cli help bench)"_s };
+    if (o.jsonPath == QLatin1String(kStandardOutputPath))
+        return Error { u"bench prints its tables on standard output: give --json a file"_s };
     return true;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/cli_options.h"
+#include "util/atomic_write.h"
 
 #include "cli/bench_command.h"
 #include "cli/cli_option_readers.h"
@@ -309,6 +310,8 @@ QString usageText(Command command)
     case Command::Run:
         return u"Usage: facet-cli run --dataset DATASET --method METHOD --rank K --json OUT "
                u"[options]\n"
+               "  --json OUT           the run's JSON: a file, or - for standard output (what\n"
+               "                       the run says then goes to standard error)\n"
                "  --max-iter N         iterations at most (300)\n"
                "  --min-iter N         iterations at least before the tolerance test (30)\n"
                "  --tol T              relative decrease over 10 iterations that stops the run "
@@ -501,7 +504,9 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     FACET_TAKE(replicates, intValue(p.value(u"replicates"_s), u"--replicates"_s, 1, 10000))
     FACET_TAKE(
         kmReplicates, intValue(p.value(u"kmeans-replicates"_s), u"--kmeans-replicates"_s, 1, 10000))
-    FACET_TAKE(clusters, intValue(p.value(u"clusters"_s), u"--clusters"_s, 0, kMaxInt))
+    // 0, the default, stands for "the classes, else the rank"; given, it is a count.
+    FACET_TAKE(clusters,
+        intValue(p.value(u"clusters"_s), u"--clusters"_s, p.isSet(u"clusters"_s) ? 1 : 0, kMaxInt))
     FACET_TAKE(threads, intValue(p.value(u"threads"_s), u"--threads"_s, 0, 1024))
     FACET_TAKE(tol, doubleValue(p.value(u"tol"_s), u"--tol"_s))
 #undef FACET_TAKE
@@ -536,6 +541,14 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
             o.run.driver.minIter = std::min(o.run.driver.minIter, o.run.driver.maxIter);
     }
 
+    // Options that contradict each other are refused, not silently overruled.
+    if (p.isSet(u"min-iter"_s) && p.isSet(u"max-iter"_s)
+        && o.run.driver.minIter > o.run.driver.maxIter)
+        return optionError(u"--min-iter %1 is above --max-iter %2: the run would stop before the "
+                           "tolerance test could stop it; lower --min-iter or raise --max-iter"_s
+                               .arg(o.run.driver.minIter)
+                               .arg(o.run.driver.maxIter));
+
     const QString cluster = p.value(u"cluster"_s);
     if (cluster == u"kmeans")
         o.run.cluster.mode = ClusterMode::KMeans;
@@ -543,6 +556,13 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         o.run.cluster.mode = ClusterMode::ArgMax;
     else
         return optionError(u"--cluster must be kmeans or argmax, got '%1'"_s.arg(cluster));
+    if (o.run.cluster.mode == ClusterMode::ArgMax && p.isSet(u"clusters"_s)
+        && o.run.clusters != o.run.params.rank)
+        return optionError(u"--clusters %1 does not apply to --cluster argmax, which puts each "
+                           "sample in the cluster of its largest coefficient: one cluster per "
+                           "basis vector, %2 (the rank); leave --clusters out or use --cluster "
+                           "kmeans"_s.arg(o.run.clusters)
+                               .arg(o.run.params.rank));
 
     const Result<Normalize> normalize = readChoice(p, u"normalize"_s, kNormalizeChoices);
     if (!normalize)
@@ -568,6 +588,15 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
                 o.run.driver.replicates));
     if (!o.initFromPath.isEmpty() && o.run.params.initSet)
         return optionError(u"--init and --init-from both choose the start; give one of them"_s);
+    if (const QString clash = sameOutputProblem({ { u"--json"_s, o.jsonPath },
+            { u"--basis-png"_s, o.basisPngPath }, { u"--factors"_s, o.factorsPath } });
+        !clash.isEmpty())
+        return optionError(clash);
+    for (const auto& [flag, path] : { std::pair { u"--basis-png"_s, o.basisPngPath },
+             std::pair { u"--factors"_s, o.factorsPath } })
+        if (path == QLatin1String(kStandardOutputPath))
+            return optionError(
+                u"%1 writes a file; only --json can go to standard output (-)"_s.arg(flag));
     return o;
 }
 

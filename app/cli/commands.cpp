@@ -86,8 +86,12 @@ int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err)
     return kExitOk;
 }
 
-int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
+int runRun(
+    const CliOptions& options, QTextStream& standardOutput, QTextStream& err, std::stop_token stop)
 {
+    // With --json - standard output carries the JSON alone; what the run says goes to stderr.
+    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
+    QTextStream& out = jsonToStdout ? err : standardOutput;
     if (options.threads > 0) {
         omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
     }
@@ -95,7 +99,7 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     // and a JSON already written beside a failed --factors looked like a finished run.
     for (const auto& [path, image] : { std::pair { options.jsonPath, false },
              std::pair { options.basisPngPath, true }, std::pair { options.factorsPath, false } })
-        if (!path.isEmpty())
+        if (!path.isEmpty() && path != QLatin1String(kStandardOutputPath))
             if (QString problem = outputPathProblem(path, image); !problem.isEmpty()
                 || !(problem = overwritesDatasetProblem(path, options.dataset.spec)).isEmpty()) {
                 err << "facet-cli: " << problem << Qt::endl;
@@ -174,6 +178,7 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
     }
 
     const QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
+    out.flush(); // the notes so far, before the JSON
     if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
         err << "facet-cli: " << written.error() << Qt::endl;
         return kExitFailure;

@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLockFile>
 
 #include <cstring>
 #include <set>
@@ -93,6 +94,25 @@ int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std:
 
     if (!QDir().mkpath(s.outDir))
         return failWith(u"cannot create the folder %1"_s.arg(s.outDir));
+    // One sweep writes a folder at a time: a second one (a --resume of the same folder, or the
+    // same --out started twice) would replace the first's results.json with its own. QLockFile
+    // holds the PID; a lock left by a process that no longer runs (SIGKILL) is taken over.
+    QLockFile lock(QDir(s.outDir).filePath(u".facet-sweep.lock"_s));
+    lock.setStaleLockTime(0);
+    if (!lock.tryLock(0)) {
+        qint64 pid = 0;
+        QString host, application;
+        if (lock.error() == QLockFile::LockFailedError
+            && lock.getLockInfo(&pid, &host, &application))
+            return failWith(
+                u"%1 is being written by another sweep (%2, process %3 on %4); wait "
+                "for it to finish or stop it, or choose another --out"_s.arg(s.outDir, application)
+                    .arg(pid)
+                    .arg(host));
+        return failWith(u"cannot lock %1 for the sweep (%2)"_s.arg(s.outDir,
+            lock.error() == QLockFile::PermissionError ? u"permission denied"_s
+                                                       : u"its lock file is unreadable"_s));
+    }
     const bool exists = QFileInfo::exists(state.resultsPath());
     if (exists && !s.resume)
         return failWith(u"%1 already holds a sweep; continue it with --resume %2, or choose "
@@ -130,22 +150,36 @@ int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std:
 
     SweepProgress progress(int(plan.size()), int(done.size()));
     QString writeError;
-    const SweepRunOutcome outcome = runCellsInParallel(
-        data, s.experiment, remaining, options.threads, stop, [&](const TrialResult& t) {
+    // A results.json that cannot be saved stops the sweep at once: cells computed after it
+    // would be lost with the process (issue 36, item 9). The caller's stop (Ctrl+C) still works.
+    std::stop_source cells;
+    const std::stop_callback forward(stop, [&cells] { cells.request_stop(); });
+    const SweepRunOutcome outcome = runCellsInParallel(data, s.experiment, remaining,
+        options.threads, cells.get_token(), [&](const TrialResult& t) {
+            if (!writeError.isEmpty())
+                return; // a cell that finished while the others stopped: not saved either
+            std::vector<TrialResult> saved = state.file.trials;
             state.file.trials.push_back(t);
             sortTrials(state.file.trials, state.options);
-            if (const Result<bool> ok = writeSweepResults(state); !ok && writeError.isEmpty())
+            if (const Result<bool> ok = writeSweepResults(state); !ok) {
                 writeError = ok.error();
+                state.file.trials = std::move(saved); // what the file on disk holds
+                cells.request_stop();
+            }
             progress.cellFinished(t);
         });
     progress.finish();
+    if (!writeError.isEmpty())
+        return failWith(
+            u"the sweep stopped: %1; %2 holds the %3 cells saved before, and "
+            "facet-cli sweep --resume %4 continues from them"_s.arg(writeError, state.resultsPath())
+                .arg(state.file.trials.size())
+                .arg(s.outDir));
     state.file.complete = int(state.file.trials.size()) == state.cellsPlanned;
 
     const Result<QStringList> written = writeSweepOutputs(state);
     if (!written)
         return failWith(written.error());
-    if (!writeError.isEmpty())
-        err << "facet-cli: warning: " << writeError << Qt::endl;
     out << data.raw().name << ": " << state.file.trials.size() << " of " << plan.size()
         << " cells, " << selectionLabel(s.experiment) << "; average over c:\n"
         << sweepAverageLines(state).join(u'\n') << "\n-> " << written->join(u", "_s) << '\n';

@@ -9,6 +9,9 @@
 #include <QSaveFile>
 #include <QString>
 
+#include <utility>
+#include <vector>
+
 namespace facet {
 
 // Every writer here goes through a temporary file beside the target and renames it over the
@@ -16,9 +19,19 @@ namespace facet {
 // the old file intact and returns a message naming the file and the cause.
 
 // Refuses a target that exists and is not a regular file (a device, a FIFO, a socket): renaming
-// the temporary file over it would replace /dev/null or a pipe with a plain file. Empty when the
-// target is a regular file, a link to one, or absent.
+// the temporary file over it would replace /dev/null or a pipe with a plain file. Refuses too a
+// regular file that is this process's standard input, output or error (/dev/stdout while the
+// output is appended to a log): the log would be replaced whole. Empty when the target is another
+// regular file, a link to one, or absent.
 QString outputTargetProblem(const QString& path);
+
+// The path that names standard output in --json: the JSON is written there as a stream.
+inline constexpr const char* kStandardOutputPath = "-";
+
+// Refuses two outputs that name the same file (through any spelling, link or hard link): the
+// second would replace the first. `outputs` pairs each option's flag with its path; empty
+// paths are ignored, as is "-". Empty when every path names a file of its own.
+QString sameOutputProblem(const std::vector<std::pair<QString, QString>>& outputs);
 
 // Whether `path` can be written before any work is done for it: outputTargetProblem, and its
 // folder must exist. With `imageSuffix`, its suffix must name an image format Qt writes.

@@ -80,6 +80,17 @@ private slots:
             << (base + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--bogus"_s })
             << u"bogus"_s;
         QTest::newRow("command") << QStringList { u"frobnicate"_s } << u"unknown command"_s;
+        // Contradictions are refused, not silently overruled (issue 36, item 14).
+        QTest::newRow("min-iter above max-iter") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--min-iter"_s, u"50"_s,
+                u"--max-iter"_s, u"5"_s }) << u"--min-iter 50 is above --max-iter 5"_s;
+        QTest::newRow("clusters 0") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--clusters"_s, u"0"_s })
+                                    << u"--clusters"_s;
+        QTest::newRow("clusters with argmax") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"15"_s, u"--cluster"_s,
+                u"argmax"_s, u"--clusters"_s, u"1"_s })
+                                              << u"does not apply to --cluster argmax"_s;
     }
     void rejectsBadArguments()
     {

@@ -13,11 +13,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLockFile>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -323,6 +326,63 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(json));
         QFile::setPermissions(dir.filePath(u"locked"_s),
             QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    }
+
+    // A results.json that cannot be saved (here: the file size limit, as a full disk) stops
+    // the sweep at once with the system's reason, and the last good file stays (issue 36, item 9).
+    void sweepStopsWhenItCannotSave()
+    {
+        QTemporaryDir dir;
+        const QString mat = dir.filePath(u"planted.mat"_s);
+        QVERIFY(writeDatasetMat(mat, *plantedData(30, 90, 4)).ok());
+        const QStringList sweep { u"sweep"_s, u"--dataset"_s, mat, u"--methods"_s, u"nmf,cf"_s,
+            u"--clusters"_s, u"2-3"_s, u"--trials"_s, u"20"_s, u"--max-iter"_s, u"20"_s,
+            u"--threads"_s, u"1"_s, u"--out"_s };
+        // The whole file's size, from a sweep that could save it; then half of it as the limit.
+        const QString whole = dir.filePath(u"whole"_s);
+        QCOMPARE(runCli(sweep + QStringList { whole }).exitCode, 0);
+        const qint64 size = QFileInfo(QDir(whole).filePath(u"results.json"_s)).size();
+        QVERIFY(size > 0);
+        const QString out = dir.filePath(u"sweep"_s);
+        CliRun run;
+        {
+            const FileSizeLimit limit(rlim_t(size / 2)); // inherited by facet-cli
+            run = runCli(sweep + QStringList { out });
+        }
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(u"the sweep stopped"_s)
+                && run.err.contains(QString::fromLocal8Bit(std::strerror(EFBIG))),
+            qPrintable(run.err));
+        const QJsonArray saved = trialsIn(QDir(out).filePath(u"results.json"_s)); // whole
+        QVERIFY(!saved.isEmpty());
+        QVERIFY(saved.size() < 80);
+        QVERIFY2(run.err.contains(u"holds the %1 cells saved before"_s.arg(saved.size())),
+            qPrintable(run.err));
+    }
+
+    // One sweep writes a folder at a time: while another process holds the folder's lock (here
+    // this test), a sweep on it is refused with that process's id (issue 36, item 16). A lock
+    // left by a killed sweep is taken over (killedSweepResumesWithoutLosingTrials).
+    void secondSweepOnAFolderIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString mat = dir.filePath(u"planted.mat"_s);
+        QVERIFY(writeDatasetMat(mat, *plantedData(30, 60, 5)).ok());
+        const QString out = dir.filePath(u"sweep"_s);
+        QVERIFY(QDir().mkpath(out));
+        const QStringList sweep { u"sweep"_s, u"--dataset"_s, mat, u"--methods"_s, u"nmf"_s,
+            u"--clusters"_s, u"2"_s, u"--trials"_s, u"1"_s, u"--max-iter"_s, u"5"_s, u"--out"_s,
+            out };
+        QLockFile lock(QDir(out).filePath(u".facet-sweep.lock"_s));
+        QVERIFY(lock.tryLock(0));
+        const CliRun refused = runCli(sweep);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(u"is being written by another sweep"_s)
+                && refused.err.contains(u"process %1 "_s.arg(QCoreApplication::applicationPid())),
+            qPrintable(refused.err));
+        QVERIFY(!QFileInfo::exists(QDir(out).filePath(u"results.json"_s)));
+        lock.unlock();
+        QCOMPARE(runCli(sweep).exitCode, 0);
     }
 
     // facet-cli sweep killed with SIGKILL once it has saved a trial, then --resume: every trial
