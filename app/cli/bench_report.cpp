@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/bench_report.h"
 #include "util/atomic_write.h"
+#include "util/openmp_environment.h"
 
 #include "bench/bench_wire.h"
 #include "bench/lowrank_data.h"
@@ -328,7 +329,7 @@ namespace {
 QJsonObject openMpWaitJson()
 {
     QJsonObject wait;
-    for (const char* name : { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME" }) {
+    for (const char* name : kOpenMpWaitVariables) {
         const QByteArray value = qgetenv(name);
         wait.insert(QString::fromLatin1(name),
             value.isEmpty() ? QJsonValue() : QJsonValue(QString::fromLocal8Bit(value)));

@@ -28,10 +28,14 @@ namespace facet {
 inline constexpr const char* kGompSpinCount = "10000";
 inline constexpr const char* kKmpBlockTime = "1";
 
+// The variables that choose how OpenMP threads wait, in either runtime.
+inline constexpr const char* kOpenMpWaitVariables[]
+    = { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME" };
+
 // Whether the user (or a parent Facet process) already chose how OpenMP threads wait.
 inline bool openMpWaitChosen()
 {
-    for (const char* name : { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME" }) {
+    for (const char* name : kOpenMpWaitVariables) {
         const char* value = std::getenv(name);
         if (value && *value)
             return true;
