@@ -32,7 +32,7 @@ int runCliLogged(const QStringList& arguments, QString* log = nullptr)
 }
 
 // A set small enough for seconds, in ten well separated clusters.
-const QStringList kSmallRun { u"bench"_s, u"--datasets"_s, u"gen:600x48"_s, u"--methods"_s,
+const QStringList kSmallBenchRun { u"bench"_s, u"--datasets"_s, u"gen:600x48"_s, u"--methods"_s,
     u"nmf,cf,lccf"_s, u"--ranks"_s, u"10"_s, u"--iterations"_s, u"150"_s, u"--repeats"_s, u"1"_s,
     u"--warmup"_s, u"1"_s, u"--ceilings"_s, u"once"_s };
 
@@ -132,9 +132,9 @@ private slots:
         const QString doubleJson = dir.filePath(u"double.json"_s);
         const QString floatJson = dir.filePath(u"float.json"_s);
         QString log;
-        QCOMPARE(runCliLogged(kSmallRun + QStringList { u"--json"_s, doubleJson }, &log), 0);
+        QCOMPARE(runCliLogged(kSmallBenchRun + QStringList { u"--json"_s, doubleJson }, &log), 0);
         QVERIFY2(log.contains(u"GFLOP/s"_s), qPrintable(log));
-        QCOMPARE(runCliLogged(kSmallRun
+        QCOMPARE(runCliLogged(kSmallBenchRun
                          + QStringList { u"--precision"_s, u"float"_s, u"--json"_s, floatJson },
                      &log),
             0);
@@ -238,8 +238,8 @@ private slots:
         QSKIP("four full-size ceiling measurements are too slow under AddressSanitizer");
 #endif
         QTemporaryDir dir;
-        // --iterations 20 in place of kSmallRun's 150 (an option given twice is refused).
-        QStringList shortRun = kSmallRun + QStringList { u"--no-score"_s };
+        // --iterations 20 in place of kSmallBenchRun's 150 (an option given twice is refused).
+        QStringList shortRun = kSmallBenchRun + QStringList { u"--no-score"_s };
         shortRun[shortRun.indexOf(u"--iterations"_s) + 1] = u"20"_s;
         const QStringList kmeans { u"--init"_s, u"kmeans"_s };
         const QStringList single { u"--precision"_s, u"float"_s };

@@ -47,7 +47,7 @@ std::shared_ptr<const Dataset> plantedData(Eigen::Index m, Eigen::Index n, std::
     return d;
 }
 
-RunOptions options(const std::string& method, int rank, int maxIter)
+RunOptions faultOptions(const std::string& method, int rank, int maxIter)
 {
     RunOptions o;
     o.method = method;
@@ -143,7 +143,7 @@ private Q_SLOTS:
             SolveRequest request;
             request.runId = quint64(i + 1);
             request.data = data;
-            request.options = options(methods[std::size_t(i) % methods.size()], 6, 2000);
+            request.options = faultOptions(methods[std::size_t(i) % methods.size()], 6, 2000);
             request.options.driver.seed = std::uint64_t(i);
             worker.job->submit(request);
             QThread::usleep(static_cast<unsigned long>(rng.below(4000)));
@@ -192,7 +192,7 @@ private Q_SLOTS:
         SolveRequest request;
         request.runId = 7;
         request.data = data;
-        request.options = options(method.toStdString(), 3, 50);
+        request.options = faultOptions(method.toStdString(), 3, 50);
         const QString message = failureOf(worker, request);
         QVERIFY2(message.contains(u"sample 21"_s) || message.contains(u"sample (column) 21"_s),
             qPrintable(message));
@@ -205,14 +205,14 @@ private Q_SLOTS:
         Worker worker;
         SolveRequest tooHighRank;
         tooHighRank.data = plantedData(12, 30, 3);
-        tooHighRank.options = options("nmf", 500, 10);
+        tooHighRank.options = faultOptions("nmf", 500, 10);
         const QString rank = failureOf(worker, tooHighRank);
         QVERIFY2(rank.contains(u"500"_s) && rank.contains(u"30"_s), qPrintable(rank));
 
         // 40000 samples: a dense 40000 x 40000 Gaussian kernel would take 12.8 GB.
         SolveRequest kernel;
         kernel.data = plantedData(3, 40000, 4);
-        kernel.options = options("cf", 3, 10);
+        kernel.options = faultOptions("cf", 3, 10);
         kernel.options.params.kernel = KernelKind::Gaussian;
         kernel.options.params.sigma = 1.0;
         const QString dense = failureOf(worker, kernel);
@@ -240,7 +240,7 @@ private Q_SLOTS:
                 noise.scanLine(y)[x] = uchar(rng.below(256));
         const auto data = plantedData(60, 200, 6);
         // 200 x 6 doubles of V alone do not fit in 4 KiB, compressed or not.
-        const RunResult run = runAndCluster(data->X, data->labels, options("cf", 6, 20));
+        const RunResult run = runAndCluster(data->X, data->labels, faultOptions("cf", 6, 20));
         QString bytesError, smallError, imageError, matError, factorsError;
         {
             const FileSizeLimit limit(4096);

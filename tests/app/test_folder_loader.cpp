@@ -24,7 +24,7 @@ QString joined(const QStringList& notes)
     return notes.join(u" | "_s);
 }
 
-Result<Dataset> load(const QString& spec, PreprocessSettings steps = {})
+Result<Dataset> loadFolder(const QString& spec, PreprocessSettings steps = {})
 {
     DatasetRequest request;
     request.spec = spec;
@@ -109,7 +109,7 @@ private slots:
         QCOMPARE(set->labels.at(19), 9); // s10
         QVERIFY(joined(set->notes).contains(u"not images: README"_s));
 
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY(data.ok());
         QCOMPARE(data->height, 8);
         QCOMPARE(data->width, 6);
@@ -133,7 +133,7 @@ private slots:
                     path(dir, u"subject%1.%2"_s.arg(s, 2, 10, QLatin1Char('0')).arg(conditions[k])),
                     bytes));
             }
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error()));
         QCOMPARE(int(data->samples()), 9);
         QCOMPARE(
@@ -175,12 +175,12 @@ private slots:
         QVERIFY(!notes.contains(u"open the folder that holds"_s));
 
         // The default grayscale step turns the colour image into luma grey.
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY(data.ok());
         QVERIFY(joined(data->notes).contains(u"1 colour image(s) converted to grey"_s));
         PreprocessSettings keepColour;
         keepColour.grayscale = false;
-        const Result<Dataset> refused = load(dir.path(), keepColour);
+        const Result<Dataset> refused = loadFolder(dir.path(), keepColour);
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().contains(u"dog/g.png"_s), qPrintable(refused.error()));
     }
@@ -209,7 +209,7 @@ private slots:
         for (int i = 1; i <= 4; ++i)
             QVERIFY(fixtures::writeBytes(path(dir, u"img%1.png"_s.arg(i)),
                 fixtures::encoded(fixtures::pattern(4, 4, i), "PNG")));
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY(data.ok());
         QCOMPARE(int(data->samples()), 4);
         QVERIFY(!data->hasLabels());
@@ -236,7 +236,7 @@ private slots:
             png.left(8) + QByteArray(64, 'x') + "IEND\xAE\x42\x60\x82"));
         QVERIFY(fixtures::writeBytes(path(dir, u"b/good.pgm"_s), pgm));
 
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error()));
         QCOMPARE(int(data->samples()), 2);
         const QString notes = joined(data->notes);
@@ -257,7 +257,7 @@ private slots:
                 fixtures::encoded(fixtures::pattern(6, 8, i), "PNG")));
         QVERIFY(fixtures::writeBytes(
             path(dir, u"c/big.png"_s), fixtures::encoded(fixtures::pattern(12, 12), "PNG")));
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY(data.ok());
         QCOMPARE(data->height, 8);
         QCOMPARE(data->width, 6);
@@ -269,7 +269,7 @@ private slots:
 
         PreprocessSettings sized;
         sized.height = sized.width = 4;
-        const Result<Dataset> small = load(dir.path(), sized);
+        const Result<Dataset> small = loadFolder(dir.path(), sized);
         QVERIFY(small.ok());
         QCOMPARE(small->height, 4);
         QCOMPARE(int(small->features()), 16);
@@ -282,7 +282,7 @@ private slots:
         for (int c = 1; c <= 300; ++c)
             QVERIFY(fixtures::writeBytes(
                 path(dir, u"%1/x.pgm"_s.arg(c)), fixtures::pgmBytes(fixtures::pattern(2, 2, c))));
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error()));
         QCOMPARE(data->classCount(), 300);
         QCOMPARE(data->classNames.at(1), u"2"_s);
@@ -300,7 +300,7 @@ private slots:
             path(dir, u"Ärger/größe.png"_s), fixtures::encoded(fixtures::pattern(3, 3), "PNG")));
         QVERIFY(fixtures::writeBytes(
             path(dir, u"人脸/测试.pgm"_s), fixtures::pgmBytes(fixtures::pattern(3, 3, 1))));
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error()));
         QCOMPARE(int(data->samples()), 2);
         QVERIFY(data->classNames.contains(u"Ärger"_s));
@@ -317,7 +317,7 @@ private slots:
         QVERIFY(fixtures::writeBytes(
             path(dir, u"k/open.png"_s), fixtures::encoded(fixtures::pattern(4, 4, 1), "PNG")));
         QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
-        const Result<Dataset> data = load(dir.path());
+        const Result<Dataset> data = loadFolder(dir.path());
         QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         QVERIFY(data.ok());
         if (geteuid() == 0) {
@@ -331,19 +331,19 @@ private slots:
     void emptyAndImagelessFoldersAreClearErrors()
     {
         QTemporaryDir dir;
-        Result<Dataset> data = load(dir.path());
+        Result<Dataset> data = loadFolder(dir.path());
         QVERIFY(!data.ok());
         QVERIFY2(data.error().contains(u"the folder is empty"_s), qPrintable(data.error()));
 
         QVERIFY(fixtures::writeBytes(path(dir, u"README"_s), "text"));
         QVERIFY(fixtures::writeBytes(path(dir, u"sub/zero.png"_s), QByteArray()));
-        data = load(dir.path());
+        data = loadFolder(dir.path());
         QVERIFY(!data.ok());
         QVERIFY2(data.error().contains(u"no images"_s), qPrintable(data.error()));
         QVERIFY2(data.error().contains(u"README"_s), qPrintable(data.error()));
         QVERIFY2(data.error().contains(u"sub/zero.png"_s), qPrintable(data.error()));
 
-        const Result<Dataset> single = load(path(dir, u"sub/zero.png"_s));
+        const Result<Dataset> single = loadFolder(path(dir, u"sub/zero.png"_s));
         QVERIFY(!single.ok());
     }
 
@@ -351,7 +351,7 @@ private slots:
     {
         const QString att = facetDataFile(u"att_faces"_s);
         FACET_REQUIRE_DATA(att);
-        const Result<Dataset> data = load(att);
+        const Result<Dataset> data = loadFolder(att);
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error()));
         QCOMPARE(int(data->samples()), 400);
         QCOMPARE(data->classCount(), 40);
@@ -366,7 +366,7 @@ private slots:
     {
         const QString yale = facetDataFile(u"yalefaces"_s);
         FACET_REQUIRE_DATA(yale);
-        const Result<Dataset> data = load(yale);
+        const Result<Dataset> data = loadFolder(yale);
         QVERIFY2(data.ok(), qPrintable(data.ok() ? QString() : data.error()));
         QCOMPARE(int(data->samples()), 164);
         QCOMPARE(data->classCount(), 15);

@@ -13,7 +13,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-Dataset load(const QString& file, bool l2)
+Dataset loadRealData(const QString& file, bool l2)
 {
     DatasetRequest request;
     request.spec = facetDataFile(file);
@@ -49,7 +49,7 @@ private slots:
         QFETCH(int, rank);
         FACET_REQUIRE_DATA(facetDataFile(file));
         const MethodInfo* info = findMethod(method.toStdString());
-        const Dataset data = load(file, info->cfFamily);
+        const Dataset data = loadRealData(file, info->cfFamily);
         RunOptions options;
         options.method = method.toStdString();
         options.params.rank = rank;
@@ -87,7 +87,7 @@ private slots:
     void seedDeterminesRun()
     {
         FACET_REQUIRE_DATA(facetDataFile(u"Yale_32x32.mat"_s));
-        const Dataset data = load(u"Yale_32x32.mat"_s, false);
+        const Dataset data = loadRealData(u"Yale_32x32.mat"_s, false);
         RunOptions options;
         options.params.rank = 15;
         options.driver.maxIter = 40;

@@ -24,7 +24,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QStringList kSmallRun { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+const QStringList kSmallSafetyRun { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
     u"nmf"_s, u"--rank"_s, u"3"_s, u"--max-iter"_s, u"5"_s };
 
 } // namespace
@@ -67,12 +67,12 @@ private slots:
         QVERIFY(QFile::link(old.fileName(), dir.filePath(u"symlink.png"_s)));
         outputs.replaceInStrings(u"@DIR@"_s, dir.path());
 
-        const Result<CliOptions> parsed = parseArguments(kSmallRun + outputs);
+        const Result<CliOptions> parsed = parseArguments(kSmallSafetyRun + outputs);
         QVERIFY(!parsed.ok());
         QVERIFY2(parsed.error().contains(needle), qPrintable(parsed.error()));
 
         // The real program says the same before loading anything, and writes nothing.
-        const CliRun run = runCli(kSmallRun + outputs);
+        const CliRun run = runCli(kSmallSafetyRun + outputs);
         QCOMPARE(run.exitCode, int(kExitUsage));
         QVERIFY2(run.err.contains(needle), qPrintable(run.err));
         QCOMPARE(readBytes(old.fileName()), QByteArray("kept"));
@@ -83,7 +83,7 @@ private slots:
     void distinctFilesAreAccepted()
     {
         QTemporaryDir dir;
-        const Result<CliOptions> parsed = parseArguments(kSmallRun
+        const Result<CliOptions> parsed = parseArguments(kSmallSafetyRun
             + QStringList { u"--json"_s, dir.filePath(u"r.json"_s), u"--factors"_s,
                 dir.filePath(u"f.mat"_s), u"--basis-png"_s, dir.filePath(u"b.png"_s) });
         QVERIFY2(parsed.ok(), parsed.ok() ? "" : qPrintable(parsed.error()));
@@ -102,7 +102,8 @@ private slots:
               "\"$@\" --json /dev/stdout >> \"$0\" 2>&1; echo \"exit $?\" >> \"$0\""_s;
         ChildProcess shell;
         QVERIFY(shell.start(u"/bin/sh"_s,
-            QStringList { u"-c"_s, script, log, log, QStringLiteral(FACET_CLI_PATH) } + kSmallRun));
+            QStringList { u"-c"_s, script, log, log, QStringLiteral(FACET_CLI_PATH) }
+                + kSmallSafetyRun));
         QVERIFY(shell.waitForFinished(120000));
         const QByteArray written = readBytes(log);
         QVERIFY2(written.startsWith("earlier lines\n"), written.constData());
@@ -114,7 +115,7 @@ private slots:
     // `--json -`: standard output carries the JSON alone, what the run says goes to stderr.
     void jsonStreamsToStandardOutput()
     {
-        const CliRun run = runCli(kSmallRun + QStringList { u"--json"_s, u"-"_s });
+        const CliRun run = runCli(kSmallSafetyRun + QStringList { u"--json"_s, u"-"_s });
         QCOMPARE(run.exitCode, 0);
         QJsonParseError error;
         const QJsonDocument json = QJsonDocument::fromJson(run.out.toUtf8(), &error);

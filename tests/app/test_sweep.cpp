@@ -54,7 +54,7 @@ Dataset planted()
     return d;
 }
 
-ExperimentOptions options()
+ExperimentOptions sweepOptions()
 {
     ExperimentOptions o;
     o.methods = { "kmeans", "nmf", "cf", "lcf" };
@@ -125,7 +125,7 @@ private slots:
     void threadCountDoesNotChangeResults()
     {
         const ExperimentDataset data(planted(), SampleNormalization::Auto);
-        const ExperimentOptions o = options();
+        const ExperimentOptions o = sweepOptions();
         const std::vector<ExperimentCell> cells = planCells(o);
         const std::vector<TrialResult> one = runAll(data, o, cells, 1);
         QCOMPARE(one.size(), cells.size());
@@ -144,7 +144,7 @@ private slots:
     {
         // What `facet-cli run --classes ... --seed <params.seed>` computes for the cell's classes.
         const ExperimentDataset data(planted(), SampleNormalization::Auto);
-        const ExperimentOptions o = options();
+        const ExperimentOptions o = sweepOptions();
         const ExperimentCell cell { "cf", 4, 2, 0 };
         const TrialResult t = *runExperimentCell(data, o, cell);
         Dataset subset = data.raw().selectClasses(t.classes);
@@ -158,7 +158,7 @@ private slots:
     void cancelledSweepResumesToTheSameNumbers()
     {
         const ExperimentDataset data(planted(), SampleNormalization::Auto);
-        const ExperimentOptions o = options();
+        const ExperimentOptions o = sweepOptions();
         const std::vector<ExperimentCell> cells = planCells(o);
         const std::vector<TrialResult> full = runAll(data, o, cells, 1);
 
@@ -198,11 +198,11 @@ private slots:
         ExperimentRequest request;
         request.runId = 42;
         request.data = std::make_shared<ExperimentDataset>(planted(), SampleNormalization::Auto);
-        request.options = options();
+        request.options = sweepOptions();
         request.threads = 2;
         job->submit(request);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
-        QCOMPARE(trials, int(planCells(options()).size()));
+        QCOMPARE(trials, int(planCells(sweepOptions()).size()));
         QCOMPARE(std::get<0>(finished.first()), 42ULL);
         QCOMPARE(std::get<2>(finished.first()), false); // not stopped
         stopJobThread(thread);
@@ -302,7 +302,7 @@ private slots:
     void trialJsonRoundTrip()
     {
         const ExperimentDataset data(planted(), SampleNormalization::Auto);
-        ExperimentOptions o = options();
+        ExperimentOptions o = sweepOptions();
         o.subruns = 2;
         const TrialResult t = *runExperimentCell(data, o, { "lcf", 3, 2, 0 });
         const QJsonObject json = trialToJson(t, o, data.raw().classNames);

@@ -3,6 +3,7 @@
 // and the finite-difference gradient against the update rule's terms.
 #pragma once
 
+#include "core/driver.h"
 #include "core/method.h"
 #include "core/random.h"
 
@@ -17,7 +18,8 @@ namespace facet::testing {
 
 // A non-negative rank-r product plus uniform noise (m x n); the first r samples are the pure
 // parts, so CF's bases can reach the planted cone.
-inline Matrix plantedProduct(int m, int n, int r, double noise, std::uint64_t seed)
+inline Matrix plantedProduct(
+    int m, int n, int r, double noise, std::uint64_t seed, Matrix* Utrue = nullptr)
 {
     Rng rng(seed);
     const Matrix U = rng.uniformMatrix(m, r);
@@ -26,6 +28,8 @@ inline Matrix plantedProduct(int m, int n, int r, double noise, std::uint64_t se
     Matrix X = U * V.transpose();
     if (noise > 0)
         X += noise * rng.uniformMatrix(m, n);
+    if (Utrue)
+        *Utrue = U;
     return X;
 }
 
@@ -66,6 +70,38 @@ inline QString monotoneError(const std::vector<double>& history)
                 .arg(history[t], 0, 'g', 17);
     }
     return {};
+}
+
+// Fails the calling test unless O[t+1] <= O[t] (1 + 1e-9) for every t.
+inline void verifyMonotone(const std::vector<double>& history)
+{
+    const QString error = monotoneError(history);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+// Exactly `iterations` iterations (no tolerance stop) from the given seed.
+inline DriverOptions fixedIterations(int iterations, std::uint64_t seed = 0)
+{
+    DriverOptions d;
+    d.maxIter = iterations;
+    d.tol = 0;
+    d.seed = seed;
+    return d;
+}
+
+// Whether a line of the run's log contains `text`.
+inline bool hasNote(const Factorization& f, const std::string& text)
+{
+    for (const std::string& line : f.log)
+        if (line.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+// ||a - b|| / ||b||.
+inline double relativeDifference(const Matrix& a, const Matrix& b)
+{
+    return double((a - b).norm() / std::max(b.norm(), Scalar(1e-300)));
 }
 
 // Central differences of objective() in every entry of state()[factor] at the current point.

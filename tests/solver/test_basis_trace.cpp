@@ -18,15 +18,15 @@ using namespace facet;
 namespace {
 
 // Three isotropic Gaussians in the positive quadrant, 40 points each (the demo's shape).
-struct Blobs {
+struct TraceBlobs {
     Matrix X;
     std::vector<int> labels;
     Eigen::MatrixXd centres;
 };
 
-Blobs blobs(std::uint64_t seed = 3)
+TraceBlobs traceBlobs(std::uint64_t seed = 3)
 {
-    Blobs b;
+    TraceBlobs b;
     b.centres.resize(2, 3);
     b.centres << 2.0, 7.0, 5.0, 7.0, 7.5, 2.0;
     Rng rng(seed);
@@ -84,7 +84,7 @@ void TestBasisTrace::reproducesTheRun_data()
 void TestBasisTrace::reproducesTheRun()
 {
     QFETCH(QString, method);
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     const RunOptions options = demoOptions(method, method == u"cf-ogl" ? 15 : 120);
     const TracedRun run = runTraced(b.X, b.labels, options, 1);
     const Factorization& f = run.result.factorization;
@@ -112,7 +112,7 @@ void TestBasisTrace::frameIsTheRunStoppedThere()
 {
     QFETCH(QString, method);
     QFETCH(int, stopAt);
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     RunOptions options = demoOptions(method, 40);
     options.driver.tol = 0; // no convergence stop: every run lasts maxIter
     const std::vector<BasisFrame> frames = traceBasis(b.X, options, 1);
@@ -130,7 +130,7 @@ void TestBasisTrace::frameIsTheRunStoppedThere()
 
 void TestBasisTrace::everyKthIteration()
 {
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     RunOptions options = demoOptions(QStringLiteral("lcf"), 50);
     options.driver.tol = 0;
     const std::vector<BasisFrame> frames = traceBasis(b.X, options, 7);
@@ -143,7 +143,7 @@ void TestBasisTrace::everyKthIteration()
 
 void TestBasisTrace::restartsKeepTheKeptStart()
 {
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     RunOptions options = demoOptions(QStringLiteral("nmf"), 80);
     options.driver.replicates = 4;
     options.driver.minIter = 10;
@@ -163,7 +163,7 @@ void TestBasisTrace::restartsKeepTheKeptStart()
 
 void TestBasisTrace::cancelledBeforeTheFirstStep()
 {
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     std::stop_source source;
     source.request_stop();
     SolveControl control;
@@ -177,7 +177,7 @@ void TestBasisTrace::cancelledBeforeTheFirstStep()
 
 void TestBasisTrace::refusesWhatHasNoPath()
 {
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument, traceBasis(b.X, demoOptions(QStringLiteral("lcf")), 0));
     QVERIFY_THROWS_EXCEPTION(
@@ -196,7 +196,7 @@ void TestBasisTrace::refusesWhatHasNoPath()
 // columns of U lie far from the data.
 void TestBasisTrace::lcfBasesNearCentresNmfFar()
 {
-    const Blobs b = blobs();
+    const TraceBlobs b = traceBlobs();
     const RunResult lcf = runAndCluster(b.X, b.labels, demoOptions(QStringLiteral("lcf"), 300));
     const RunResult nmf = runAndCluster(b.X, b.labels, demoOptions(QStringLiteral("nmf"), 300));
     const Eigen::VectorXd lcfDistances

@@ -27,7 +27,7 @@ using Index = Eigen::Index;
 // standard deviation around centres 4 apart. Columns are L2-normalized, the default for the CF
 // family (METHODS.md 8); at raw scale |v_i - v_j|^2 dwarfs g_ij and the Q step with lambda = 1
 // cuts Q into more than c pieces.
-Matrix blobs(int c, int size, int m, double spread, std::uint64_t seed, std::vector<int>* labels)
+Matrix oglBlobs(int c, int size, int m, double spread, std::uint64_t seed, std::vector<int>* labels)
 {
     Rng rng(seed);
     Matrix X(m, c * size);
@@ -62,7 +62,7 @@ Problem makeProblem(Matrix X, int p, std::vector<int> labels = {})
     return problem;
 }
 
-CfOglOptions options(int rank, int c)
+CfOglOptions oglOptions(int rank, int c)
 {
     CfOglOptions o;
     o.rank = rank;
@@ -167,9 +167,9 @@ private slots:
         QFETCH(bool, expectSegments);
         Rng rng(5);
         Matrix X = spread == 0 ? Matrix(rng.uniformMatrix(10, 90))
-                               : blobs(3, 30, 10, spread, 7, nullptr);
+                               : oglBlobs(3, 30, 10, spread, 7, nullptr);
         const Problem problem = makeProblem(std::move(X), p);
-        CfOglOptions o = options(3, 3);
+        CfOglOptions o = oglOptions(3, 3);
         o.lambda = lambda;
         o.mu = mu;
         o.denseEigenLimit = std::max(denseLimit, 0);
@@ -190,9 +190,9 @@ private slots:
     {
         QFETCH(int, p);
         std::vector<int> labels;
-        Matrix X = blobs(3, 30, 10, 0.25, 3, &labels);
+        Matrix X = oglBlobs(3, 30, 10, 0.25, 3, &labels);
         const Problem problem = makeProblem(std::move(X), p, labels);
-        CfOgl method(problem.X, problem.gram, problem.G, options(3, 3));
+        CfOgl method(problem.X, problem.gram, problem.G, oglOptions(3, 3));
         runChecked(method, *problem.G, 30, 2);
         const Components components = method.components();
         QCOMPARE(components.count, 3);
@@ -209,14 +209,15 @@ private slots:
     {
         // G0 connects overlapping blobs: beta must grow until Q splits into c pieces, and each
         // change is recorded as a segment start that the driver's history honours.
-        const Problem problem = makeProblem(blobs(3, 30, 10, 2.0, 3, nullptr), 40);
+        const Problem problem = makeProblem(oglBlobs(3, 30, 10, 2.0, 3, nullptr), 40);
         DriverOptions d;
         d.maxIter = 30;
         d.tol = 0;
         d.seed = 8;
         const Factorization f = solve(
             [&] {
-                return std::make_unique<CfOgl>(problem.X, problem.gram, problem.G, options(3, 3));
+                return std::make_unique<CfOgl>(
+                    problem.X, problem.gram, problem.G, oglOptions(3, 3));
             },
             d);
         QCOMPARE(f.iterations, 30);
@@ -237,8 +238,8 @@ private slots:
     }
     void paperVariantSaysNotMonotone()
     {
-        const Problem problem = makeProblem(blobs(3, 30, 10, 1.5, 7, nullptr), 8);
-        CfOglOptions o = options(3, 3);
+        const Problem problem = makeProblem(oglBlobs(3, 30, 10, 1.5, 7, nullptr), 8);
+        CfOglOptions o = oglOptions(3, 3);
         o.paperVariant = true;
         CfOgl method(problem.X, problem.gram, problem.G, o);
         runChecked(method, *problem.G, 10, 4, false); // still feasible
@@ -249,8 +250,8 @@ private slots:
     void updateTermsMatchGradient()
     {
         // Central differences of objective() alone against 2 mu (N - P) of the LCCF rules.
-        const Problem problem = makeProblem(blobs(2, 6, 5, 1.0, 1, nullptr), 3);
-        CfOglOptions o = options(3, 2);
+        const Problem problem = makeProblem(oglBlobs(2, 6, 5, 1.0, 1, nullptr), 3);
+        CfOglOptions o = oglOptions(3, 2);
         o.lambda = 0.7;
         o.mu = 1.5;
         CfOgl method(problem.X, problem.gram, problem.G, o);
@@ -284,9 +285,9 @@ private slots:
     // run bit for bit.
     void reusedObjectRepeatsFreshRun()
     {
-        Matrix X = blobs(3, 40, 10, 2.0, 7, nullptr);
+        Matrix X = oglBlobs(3, 40, 10, 2.0, 7, nullptr);
         const Problem problem = makeProblem(std::move(X), 8);
-        CfOglOptions o = options(3, 3);
+        CfOglOptions o = oglOptions(3, 3);
         o.denseEigenLimit = 0;
         CfOgl reused(problem.X, problem.gram, problem.G, o);
         CfOgl fresh(problem.X, problem.gram, problem.G, o);
@@ -310,9 +311,9 @@ private slots:
     // again at Q0; with the run's history given, the new part is a segment of its own.
     void warmStartIsInitializeFrom()
     {
-        const Problem problem = makeProblem(blobs(3, 30, 10, 2.0, 5, nullptr), 8);
+        const Problem problem = makeProblem(oglBlobs(3, 30, 10, 2.0, 5, nullptr), 8);
         const auto make = [&] {
-            return std::make_unique<CfOgl>(problem.X, problem.gram, problem.G, options(3, 3));
+            return std::make_unique<CfOgl>(problem.X, problem.gram, problem.G, oglOptions(3, 3));
         };
         DriverOptions d;
         d.maxIter = 6;
@@ -321,7 +322,7 @@ private slots:
         const Factorization first = solve(make, d);
         const std::vector<Matrix> factors { first.W, first.V };
 
-        CfOgl byHand(problem.X, problem.gram, problem.G, options(3, 3));
+        CfOgl byHand(problem.X, problem.gram, problem.G, oglOptions(3, 3));
         byHand.initializeFrom(first.W, first.V);
         std::vector<double> expected;
         for (int t = 0; t < 5; ++t) {
@@ -361,9 +362,9 @@ private slots:
         QFETCH(double, spread);
         Rng rng(31);
         Matrix X = spread == 0 ? Matrix(rng.uniformMatrix(10, 150))
-                               : blobs(3, 50, 10, spread, 9, nullptr);
+                               : oglBlobs(3, 50, 10, spread, 9, nullptr);
         const Problem problem = makeProblem(std::move(X), 8);
-        CfOglOptions o = options(3, 3);
+        CfOglOptions o = oglOptions(3, 3);
         o.denseEigenLimit = 0;
         CfOgl shiftInvert(problem.X, problem.gram, problem.G, o);
         o.filteredEigenFrom = 0;

@@ -23,7 +23,7 @@ Eigen::MatrixXi table(int rows, int cols, std::initializer_list<int> values)
     return m;
 }
 
-std::vector<int> randomLabels(Rng& rng, int count, int values, int offset)
+std::vector<int> randomConfusionLabels(Rng& rng, int count, int values, int offset)
 {
     std::vector<int> labels(static_cast<std::size_t>(count));
     for (int& label : labels)
@@ -103,8 +103,8 @@ private slots:
         for (int trial = 0; trial < 20; ++trial) {
             const int n = 30 + 7 * trial;
             // Odd label values (offsets, gaps of 3) check that values, not indices, are used.
-            const std::vector<int> truth = randomLabels(rng, n, classes, -4);
-            std::vector<int> predicted = randomLabels(rng, n, clusters, 10);
+            const std::vector<int> truth = randomConfusionLabels(rng, n, classes, -4);
+            std::vector<int> predicted = randomConfusionLabels(rng, n, clusters, 10);
             // Half the samples agree with the truth through a fixed relabelling.
             for (int i = 0; i < n; i += 2)
                 predicted[std::size_t(i)] = 10 + 3 * (((truth[std::size_t(i)] + 4) / 3) % clusters);

@@ -20,16 +20,7 @@ using namespace facet::testing;
 
 namespace {
 
-DriverOptions fixedIterations(int iterations, std::uint64_t seed = 0)
-{
-    DriverOptions d;
-    d.maxIter = iterations;
-    d.tol = 0;
-    d.seed = seed;
-    return d;
-}
-
-MethodFactory factory(const std::string& method, const Matrix& X, int rank,
+MethodFactory constrainedFactory(const std::string& method, const Matrix& X, int rank,
     std::vector<int> labels = {}, std::optional<InitKind> init = {})
 {
     MethodOptions o;
@@ -52,14 +43,6 @@ std::vector<int> someLabels(Eigen::Index n)
         labels[std::size_t(i)] = c == 2 ? -1 : c;
     }
     return labels;
-}
-
-bool hasNote(const Factorization& f, const std::string& text)
-{
-    for (const std::string& line : f.log)
-        if (line.find(text) != std::string::npos)
-            return true;
-    return false;
 }
 
 } // namespace
@@ -146,9 +129,9 @@ void TestConstrained::noLabelsIsUnconstrained()
         d.replicates = 2;
         const std::vector<int> labels
             = allUnknown ? std::vector<int>(std::size_t(n), -1) : std::vector<int> {};
-        const Factorization a
-            = solve(factory(constrained.toStdString(), X, 4, labels, InitKind::Random), d);
-        const Factorization b = solve(factory(plain.toStdString(), X, 4), d);
+        const Factorization a = solve(
+            constrainedFactory(constrained.toStdString(), X, 4, labels, InitKind::Random), d);
+        const Factorization b = solve(constrainedFactory(plain.toStdString(), X, 4), d);
         QCOMPARE(a.history, b.history);
         QVERIFY(a.V == b.V);
         QVERIFY(a.W == b.W);
@@ -168,7 +151,8 @@ void TestConstrained::labelsGiveIdenticalRows()
     QFETCH(QString, method);
     const Matrix X = plantedProduct(30, 40, 4, 0.2, 5);
     const std::vector<int> labels = someLabels(X.cols());
-    const Factorization f = solve(factory(method.toStdString(), X, 4, labels), fixedIterations(60));
+    const Factorization f
+        = solve(constrainedFactory(method.toStdString(), X, 4, labels), fixedIterations(60));
     QCOMPARE(f.V.rows(), X.cols());
     int pairs = 0;
     for (std::size_t i = 0; i < labels.size(); ++i)
@@ -199,8 +183,8 @@ void TestConstrained::monotone()
     QFETCH(int, m);
     QFETCH(int, n);
     const Matrix X = plantedProduct(m, n, 5, 0.3, 7);
-    const Factorization f
-        = solve(factory(method.toStdString(), X, 6, someLabels(n)), fixedIterations(200));
+    const Factorization f = solve(
+        constrainedFactory(method.toStdString(), X, 6, someLabels(n)), fixedIterations(200));
     QCOMPARE(f.iterations, 200);
     const QString error = monotoneError(f.history);
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -220,7 +204,8 @@ void TestConstrained::gradientMatchesUpdate()
     QFETCH(QString, method);
     const Matrix X = plantedProduct(12, 10, 3, 0.2, 5);
     const std::vector<int> labels { 0, -1, 1, 0, -1, 1, 0, -1, -1, 2 };
-    std::unique_ptr<Method> m = factory(method.toStdString(), X, 3, labels, InitKind::Random)();
+    std::unique_ptr<Method> m
+        = constrainedFactory(method.toStdString(), X, 3, labels, InitKind::Random)();
     Rng rng(3);
     m->initialize(rng);
     QCOMPARE(m->state().at(1).rows(), Eigen::Index(3 + 4));
@@ -231,16 +216,18 @@ void TestConstrained::gradientMatchesUpdate()
 void TestConstrained::ccfStartsFromNmf()
 {
     const Matrix X = plantedProduct(30, 40, 4, 0.2, 5);
-    const Factorization f = solve(factory("ccf", X, 4, someLabels(40)), fixedIterations(30));
+    const Factorization f
+        = solve(constrainedFactory("ccf", X, 4, someLabels(40)), fixedIterations(30));
     QVERIFY(hasNote(f, "init: nmf"));
     const QString error = monotoneError(f.history);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     // Signed data: the default nmf start falls back to random (with a note); asked for, refused.
     const Matrix signedX = centred(X);
-    const Factorization g = solve(factory("ccf", signedX, 4, someLabels(40)), fixedIterations(30));
+    const Factorization g
+        = solve(constrainedFactory("ccf", signedX, 4, someLabels(40)), fixedIterations(30));
     QVERIFY(hasNote(g, "init: random"));
-    QVERIFY_THROWS_EXCEPTION(
-        std::invalid_argument, factory("ccf", signedX, 4, someLabels(40), InitKind::Nmf));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        constrainedFactory("ccf", signedX, 4, someLabels(40), InitKind::Nmf));
 }
 
 void TestConstrained::startsMapToZ_data()
@@ -260,7 +247,8 @@ void TestConstrained::startsMapToZ()
     const Matrix X = plantedProduct(30, 40, 4, 0.2, 5);
     const std::vector<int> labels = someLabels(40);
     const Factorization f
-        = solve(factory(method.toStdString(), X, 4, labels, InitKind(init)), fixedIterations(50));
+        = solve(constrainedFactory(method.toStdString(), X, 4, labels, InitKind(init)),
+            fixedIterations(50));
     QVERIFY(f.V.allFinite());
     QVERIFY(f.V.minCoeff() >= 0);
     QVERIFY(f.V.row(0) == f.V.row(12)); // both class 0
@@ -280,13 +268,13 @@ void TestConstrained::sameSeedSameFactors()
     DriverOptions d = fixedIterations(50, 1234);
     d.replicates = 2;
     const auto labels = someLabels(30);
-    const Factorization a = solve(factory(method.toStdString(), X, 3, labels), d);
-    const Factorization b = solve(factory(method.toStdString(), X, 3, labels), d);
+    const Factorization a = solve(constrainedFactory(method.toStdString(), X, 3, labels), d);
+    const Factorization b = solve(constrainedFactory(method.toStdString(), X, 3, labels), d);
     QVERIFY(a.V == b.V);
     QVERIFY(a.basis == b.basis);
     QCOMPARE(a.history, b.history);
     d.seed = 1235;
-    const Factorization c = solve(factory(method.toStdString(), X, 3, labels), d);
+    const Factorization c = solve(constrainedFactory(method.toStdString(), X, 3, labels), d);
     QVERIFY(!(a.V == c.V));
 }
 
@@ -294,14 +282,15 @@ void TestConstrained::refusesBadInput()
 {
     const Matrix X = plantedProduct(10, 8, 2, 0.1, 1);
     for (const std::string method : { "cnmf", "ccf" }) {
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, factory(method, X, 2, { 0, 1, -1 }));
         QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, factory(method, X, 2, { 0, 1, -1, -2, 0, 0, 0, 0 }));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, factory(method, X, 0));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, factory(method, X, 9));
+            std::invalid_argument, constrainedFactory(method, X, 2, { 0, 1, -1 }));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, constrainedFactory(method, X, 2, { 0, 1, -1, -2, 0, 0, 0, 0 }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, constrainedFactory(method, X, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, constrainedFactory(method, X, 9));
     }
     // CNMF needs X >= 0.
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, factory("cnmf", centred(X), 2));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, constrainedFactory("cnmf", centred(X), 2));
 }
 
 #include "facet_test.h"

@@ -3,6 +3,7 @@
 // against the objective's finite-difference gradient, normalization, determinism.
 #include "core/driver.h"
 #include "core/gram.h"
+#include "method_checks.h"
 #include "methods/cf.h"
 #include "methods/nmf.h"
 #include "methods/registry.h"
@@ -12,38 +13,9 @@
 #include <QtTest>
 
 using namespace facet;
+using namespace facet::testing;
 
 namespace {
-
-// A non-negative rank-r product plus optional uniform noise, m x n.
-Matrix plantedProduct(
-    int m, int n, int r, double noise, std::uint64_t seed, Matrix* Utrue = nullptr)
-{
-    Rng rng(seed);
-    Matrix U = rng.uniformMatrix(m, r);
-    Matrix V = rng.uniformMatrix(n, r);
-    // Separable: the first r samples are the pure parts, so CF's bases (non-negative
-    // combinations of samples) can reach the planted cone exactly.
-    V.topRows(r).setIdentity();
-    Matrix X = U * V.transpose();
-    if (noise > 0)
-        X += noise * rng.uniformMatrix(m, n);
-    if (Utrue)
-        *Utrue = U;
-    return X;
-}
-
-void verifyMonotone(const std::vector<double>& history)
-{
-    QVERIFY(!history.empty());
-    for (std::size_t t = 1; t < history.size(); ++t) {
-        if (!(history[t] <= history[t - 1] * (1 + 1e-9)))
-            QFAIL(qPrintable(QStringLiteral("objective rose at iteration %1: %2 -> %3")
-                                 .arg(t + 1)
-                                 .arg(history[t - 1], 0, 'g', 17)
-                                 .arg(history[t], 0, 'g', 17)));
-    }
-}
 
 MethodFactory factoryFor(const QString& method, const Matrix& X, int rank)
 {

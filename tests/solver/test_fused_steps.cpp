@@ -8,6 +8,7 @@
 #include "core/openmp.h"
 #include "core/random.h"
 #include "core/skinny_product.h"
+#include "method_checks.h"
 #include "methods/registry.h"
 
 #include <QtTest>
@@ -15,14 +16,10 @@
 #include <optional>
 
 using namespace facet;
+using namespace facet::testing;
 using Index = Eigen::Index;
 
 namespace {
-
-double relativeDifference(const Matrix& a, const Matrix& b)
-{
-    return double((a - b).norm() / std::max(b.norm(), Scalar(1e-300)));
-}
 
 // Non-negative data of 17 MB in double: past kPrefetchBytes, so the fused steps run.
 Matrix largeData()

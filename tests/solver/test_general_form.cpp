@@ -23,16 +23,7 @@ using namespace facet::testing;
 
 namespace {
 
-DriverOptions fixedIterations(int iterations, std::uint64_t seed = 0)
-{
-    DriverOptions d;
-    d.maxIter = iterations;
-    d.tol = 0;
-    d.seed = seed;
-    return d;
-}
-
-MethodFactory factory(const std::string& method, const Matrix& X, int rank, bool general,
+MethodFactory generalFormFactory(const std::string& method, const Matrix& X, int rank, bool general,
     std::vector<int> labels = {}, InitKind init = InitKind::Random)
 {
     MethodOptions o;
@@ -44,20 +35,7 @@ MethodFactory factory(const std::string& method, const Matrix& X, int rank, bool
     return makeMethodFactory(method, X, o);
 }
 
-bool hasNote(const Factorization& f, const std::string& text)
-{
-    for (const std::string& line : f.log)
-        if (line.find(text) != std::string::npos)
-            return true;
-    return false;
-}
-
-double relativeDifference(const Matrix& a, const Matrix& b)
-{
-    return (a - b).norm() / std::max(1e-300, double(b.norm()));
-}
-
-std::vector<int> someLabels(Eigen::Index n)
+std::vector<int> everyFourthLabelled(Eigen::Index n)
 {
     std::vector<int> labels(std::size_t(n), -1);
     for (Eigen::Index i = 0; i < n; i += 4)
@@ -94,11 +72,12 @@ void TestGeneralForm::forcedEqualsPlain()
     QFETCH(QString, method);
     for (auto [m, n] : { std::pair { 50, 30 }, std::pair { 20, 45 } }) {
         const Matrix X = plantedProduct(m, n, 4, 0.2, 3);
-        const auto labels = method == QStringLiteral("ccf") ? someLabels(n) : std::vector<int> {};
-        const Factorization plain
-            = solve(factory(method.toStdString(), X, 4, false, labels), fixedIterations(100, 5));
-        const Factorization general
-            = solve(factory(method.toStdString(), X, 4, true, labels), fixedIterations(100, 5));
+        const auto labels
+            = method == QStringLiteral("ccf") ? everyFourthLabelled(n) : std::vector<int> {};
+        const Factorization plain = solve(
+            generalFormFactory(method.toStdString(), X, 4, false, labels), fixedIterations(100, 5));
+        const Factorization general = solve(
+            generalFormFactory(method.toStdString(), X, 4, true, labels), fixedIterations(100, 5));
         QVERIFY(hasNote(general, "general form forced"));
         QVERIFY(!hasNote(plain, "general form"));
         QCOMPARE(general.history.size(), plain.history.size());
@@ -163,9 +142,10 @@ void TestGeneralForm::signedDataMonotone()
     QFETCH(int, m);
     QFETCH(int, n);
     const Matrix X = centred(plantedProduct(m, n, 5, 0.3, 7));
-    const auto labels = method == QStringLiteral("ccf") ? someLabels(n) : std::vector<int> {};
-    const Factorization f
-        = solve(factory(method.toStdString(), X, 5, false, labels), fixedIterations(300));
+    const auto labels
+        = method == QStringLiteral("ccf") ? everyFourthLabelled(n) : std::vector<int> {};
+    const Factorization f = solve(
+        generalFormFactory(method.toStdString(), X, 5, false, labels), fixedIterations(300));
     QVERIFY(hasNote(f, "general form: min(K) < 0"));
     QCOMPARE(f.iterations, 300);
     const QString error = monotoneError(f.history);
@@ -177,8 +157,9 @@ void TestGeneralForm::signedDataMonotone()
     // the random start the general form gets there too, but needs thousands). CCF's labels here
     // are arbitrary, so its constraint costs some fit.
     const double fit = method == QStringLiteral("ccf") ? 0.35 : 0.2;
-    const Factorization g = solve(
-        factory(method.toStdString(), X, 5, false, labels, InitKind::Nndsvd), fixedIterations(300));
+    const Factorization g
+        = solve(generalFormFactory(method.toStdString(), X, 5, false, labels, InitKind::Nndsvd),
+            fixedIterations(300));
     const QString gError = monotoneError(g.history);
     QVERIFY2(gError.isEmpty(), qPrintable(gError));
     QVERIFY2(g.history.back() < fit * X.squaredNorm(),
@@ -212,7 +193,7 @@ void TestGeneralForm::lccfSignedDataMonotone()
     // lambda = 0: LCCF's general form is CF's.
     const Factorization lccf0
         = solve(lccfFactory(X, o, context, graph, 0.0), fixedIterations(50, 4));
-    const Factorization cf = solve(factory("cf", X, 4, false), fixedIterations(50, 4));
+    const Factorization cf = solve(generalFormFactory("cf", X, 4, false), fixedIterations(50, 4));
     QCOMPARE(lccf0.history, cf.history);
     QVERIFY(lccf0.V == cf.V);
 }
@@ -223,7 +204,7 @@ void TestGeneralForm::termsHaveGradientSign()
     // P > N iff b - c - a < 0), so the rule moves every entry downhill.
     const Matrix X = centred(plantedProduct(12, 10, 3, 0.2, 5));
     for (const std::string method : { "cf", "ccf" }) {
-        std::unique_ptr<Method> m = factory(method, X, 3, false)();
+        std::unique_ptr<Method> m = generalFormFactory(method, X, 3, false)();
         Rng rng(3);
         m->initialize(rng);
         for (int factor = 0; factor < 2; ++factor) {

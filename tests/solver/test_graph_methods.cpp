@@ -4,6 +4,7 @@
 // graph of SemiGNMF, option validation.
 #include "core/driver.h"
 #include "graph/knn_graph.h"
+#include "method_checks.h"
 #include "methods/gnmf.h"
 #include "methods/lccf.h"
 #include "methods/registry.h"
@@ -13,6 +14,7 @@
 #include <QtTest>
 
 using namespace facet;
+using namespace facet::testing;
 using Index = Eigen::Index;
 
 Q_DECLARE_METATYPE(facet::GraphWeight)
@@ -33,7 +35,7 @@ Matrix clustered(Index m, Index n, int c, std::uint64_t seed, std::vector<int>* 
     return X;
 }
 
-MethodOptions options(int rank, std::optional<double> lambda)
+MethodOptions graphOptions(int rank, std::optional<double> lambda)
 {
     MethodOptions o;
     o.rank = rank;
@@ -48,17 +50,6 @@ DriverOptions driverOptions(int maxIter, std::uint64_t seed)
     d.tol = 0;
     d.seed = seed;
     return d;
-}
-
-void verifyMonotone(const std::vector<double>& history)
-{
-    QVERIFY(!history.empty());
-    for (std::size_t t = 1; t < history.size(); ++t)
-        if (!(history[t] <= history[t - 1] * (1 + 1e-9)))
-            QFAIL(qPrintable(QStringLiteral("objective rose at iteration %1: %2 -> %3")
-                                 .arg(t + 1)
-                                 .arg(history[t - 1], 0, 'g', 17)
-                                 .arg(history[t], 0, 'g', 17)));
 }
 
 void verifyIdentical(const Factorization& a, const Factorization& b)
@@ -112,7 +103,7 @@ void TestGraphMethods::lambdaZeroEqualsBase()
     QFETCH(QString, base);
     std::vector<int> truth;
     const Matrix X = clustered(20, 48, 3, 9, &truth);
-    MethodOptions o = options(4, 0.0);
+    MethodOptions o = graphOptions(4, 0.0);
     o.knownLabels.assign(truth.size(), -1);
     for (std::size_t i = 0; i < truth.size(); i += 4)
         o.knownLabels[i] = truth[i];
@@ -148,7 +139,7 @@ void TestGraphMethods::monotone()
     for (auto [m, n] : { std::pair { 40, 60 }, std::pair { 25, 90 } }) {
         truth.clear();
         const Matrix X = clustered(m, n, 5, 7, &truth);
-        MethodOptions o = options(5, lambda);
+        MethodOptions o = graphOptions(5, lambda);
         o.weight = weight;
         o.knownLabels.assign(truth.size(), -1);
         for (std::size_t i = 0; i < truth.size(); i += 3)
@@ -186,7 +177,7 @@ void TestGraphMethods::gradientMatchesUpdate()
     if (transformed)
         context.graph = transformedGraph(X);
     const MethodFactory make
-        = makeMethodFactory(method.toStdString(), X, options(3, lambda), context);
+        = makeMethodFactory(method.toStdString(), X, graphOptions(3, lambda), context);
     std::unique_ptr<Method> m = make();
     Rng rng(3);
     m->initialize(rng);
@@ -194,7 +185,7 @@ void TestGraphMethods::gradientMatchesUpdate()
     if (transformed) {
         // The regularizer is lambda Tr(V^T (D - S) V) with D the graph's degree vector as given.
         std::unique_ptr<Method> plain
-            = makeMethodFactory(method.toStdString(), X, options(3, 0.0), context)();
+            = makeMethodFactory(method.toStdString(), X, graphOptions(3, 0.0), context)();
         plain->restore(point);
         const Graph& g = *context.graph;
         const Matrix& V = point[1];
@@ -247,7 +238,7 @@ void TestGraphMethods::returnedObjectiveIsTheReturnedFactors()
     context.graph = std::make_shared<const Graph>(
         buildKnnGraph(X, KnnOptions { 5, GraphWeight::Binary, std::nullopt, 0 }));
     const Factorization f
-        = solve(makeMethodFactory(method.toStdString(), X, options(3, lambda), context),
+        = solve(makeMethodFactory(method.toStdString(), X, graphOptions(3, lambda), context),
             driverOptions(15, 4));
     const Graph& g = *context.graph;
     const double expected = (X - f.basis * f.V.transpose()).squaredNorm()
@@ -265,18 +256,19 @@ void TestGraphMethods::defaultLambdaAndSharedGraph()
     const DriverOptions d = driverOptions(40, 5);
     for (const char* method : { "lccf", "gnmf" }) {
         // Unset lambda is 100.
-        const Factorization a = solve(makeMethodFactory(method, X, options(4, std::nullopt)), d);
-        const Factorization b = solve(makeMethodFactory(method, X, options(4, 100.0)), d);
+        const Factorization a
+            = solve(makeMethodFactory(method, X, graphOptions(4, std::nullopt)), d);
+        const Factorization b = solve(makeMethodFactory(method, X, graphOptions(4, 100.0)), d);
         verifyIdentical(a, b);
         // A graph in the context is used as given, not rebuilt from p / weight.
-        MethodOptions o = options(4, 100.0);
+        MethodOptions o = graphOptions(4, 100.0);
         MethodContext context;
         context.graph = std::make_shared<const Graph>(
             buildKnnGraph(X, KnnOptions { 5, GraphWeight::Binary, std::nullopt, 0 }));
         o.p = 9; // ignored: the context already has the graph
         const Factorization c = solve(makeMethodFactory(method, X, o, context), d);
         verifyIdentical(a, c);
-        MethodOptions other = options(4, 100.0);
+        MethodOptions other = graphOptions(4, 100.0);
         other.p = 9;
         QVERIFY(!(solve(makeMethodFactory(method, X, other), d).V == a.V));
     }
@@ -287,7 +279,7 @@ void TestGraphMethods::semignmfUsesLabelGraph()
     // SemiGNMF = GNMF on applyLabelConstraints(kNN graph, labels).
     std::vector<int> truth;
     const Matrix X = clustered(20, 60, 4, 11, &truth);
-    MethodOptions o = options(4, 10.0);
+    MethodOptions o = graphOptions(4, 10.0);
     o.knownLabels.assign(truth.size(), -1);
     for (std::size_t i = 0; i < truth.size(); i += 5)
         o.knownLabels[i] = truth[i];
@@ -312,7 +304,7 @@ void TestGraphMethods::semignmfWithoutLabelsIsGnmf()
 {
     const Matrix X = clustered(20, 50, 4, 12);
     const DriverOptions d = driverOptions(60, 4);
-    MethodOptions o = options(4, 100.0);
+    MethodOptions o = graphOptions(4, 100.0);
     const Factorization gnmf = solve(makeMethodFactory("gnmf", X, o), d);
     const Factorization empty = solve(makeMethodFactory("semignmf", X, o), d);
     o.knownLabels.assign(50, -1);
@@ -328,14 +320,14 @@ void TestGraphMethods::refusesBadInput()
     const Matrix X = clustered(10, 20, 2, 1);
     for (const char* method : { "lccf", "gnmf", "semignmf" }) {
         QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, makeMethodFactory(method, X, options(3, -1.0)));
+            std::invalid_argument, makeMethodFactory(method, X, graphOptions(3, -1.0)));
         QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, makeMethodFactory(method, X, options(3, std::nan(""))));
+            std::invalid_argument, makeMethodFactory(method, X, graphOptions(3, std::nan(""))));
         QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, makeMethodFactory(method, X, options(21, 1.0)));
+            std::invalid_argument, makeMethodFactory(method, X, graphOptions(21, 1.0)));
         QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, makeMethodFactory(method, X, options(0, 1.0)));
-        MethodOptions o = options(3, 1.0);
+            std::invalid_argument, makeMethodFactory(method, X, graphOptions(0, 1.0)));
+        MethodOptions o = graphOptions(3, 1.0);
         o.p = 20;
         try {
             makeMethodFactory(method, X, o);
@@ -348,9 +340,9 @@ void TestGraphMethods::refusesBadInput()
         context.graph
             = std::make_shared<const Graph>(buildKnnGraph(clustered(10, 25, 2, 1), KnnOptions {}));
         QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, makeMethodFactory(method, X, options(3, 1.0), context));
+            std::invalid_argument, makeMethodFactory(method, X, graphOptions(3, 1.0), context));
     }
-    MethodOptions o = options(3, 1.0);
+    MethodOptions o = graphOptions(3, 1.0);
     o.knownLabels.assign(19, 0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeMethodFactory("semignmf", X, o));
     // Signed data: GNMF refuses it; LCCF takes the general form of METHODS.md 1.4 and says so.
@@ -360,7 +352,7 @@ void TestGraphMethods::refusesBadInput()
     for (const auto& [method, label] :
         { std::pair { "gnmf", "GNMF needs" }, std::pair { "semignmf", "SemiGNMF needs" } }) {
         try {
-            makeMethodFactory(method, signedX, options(3, 1.0));
+            makeMethodFactory(method, signedX, graphOptions(3, 1.0));
             QFAIL("signed data accepted");
         } catch (const std::invalid_argument& e) {
             QVERIFY2(
@@ -368,7 +360,7 @@ void TestGraphMethods::refusesBadInput()
             QVERIFY2(QString::fromUtf8(e.what()).startsWith(QString::fromLatin1(label)), e.what());
         }
     }
-    const MethodFactory lccf = makeMethodFactory("lccf", signedX, options(3, 1.0));
+    const MethodFactory lccf = makeMethodFactory("lccf", signedX, graphOptions(3, 1.0));
     DriverOptions d;
     d.maxIter = 20;
     const Factorization f = solve(lccf, d);

@@ -23,23 +23,6 @@ using namespace facet::testing;
 
 namespace {
 
-DriverOptions fixedIterations(int iterations, std::uint64_t seed = 0)
-{
-    DriverOptions d;
-    d.maxIter = iterations;
-    d.tol = 0;
-    d.seed = seed;
-    return d;
-}
-
-bool hasNote(const Factorization& f, const std::string& text)
-{
-    for (const std::string& line : f.log)
-        if (line.find(text) != std::string::npos)
-            return true;
-    return false;
-}
-
 MethodOptions kernelOptions(int rank, KernelKind kernel)
 {
     MethodOptions o;

@@ -21,17 +21,17 @@ namespace {
 // Relative tolerance for quantities computed in Scalar, which may be float.
 constexpr double kTolerance = std::is_same_v<Scalar, float> ? 1e-5 : 1e-10;
 
-struct Blobs {
+struct KmeansBlobs {
     Matrix points; // d x N
     std::vector<int> truth;
 };
 
 // Four blobs with centres c_j(r) = 10 * bit (r mod 2) of j, so centres are >= 10 sqrt(d / 2)
 // apart while uniform noise in [-1, 1]^d keeps every point within sqrt(d) of its centre.
-Blobs fourBlobs(int d, int perBlob, std::uint64_t seed)
+KmeansBlobs fourBlobs(int d, int perBlob, std::uint64_t seed)
 {
     Rng rng(seed);
-    Blobs blobs;
+    KmeansBlobs blobs;
     for (int j = 0; j < 4; ++j)
         blobs.truth.insert(blobs.truth.end(), std::size_t(perBlob), j);
     for (std::size_t i = blobs.truth.size() - 1; i > 0; --i)
@@ -104,7 +104,7 @@ private slots:
     {
         QFETCH(int, d);
         QFETCH(quint64, seed);
-        const Blobs blobs = fourBlobs(d, 60, seed);
+        const KmeansBlobs blobs = fourBlobs(d, 60, seed);
         KMeansOptions options;
         options.clusters = 4;
         options.seed = seed;
@@ -183,7 +183,7 @@ private slots:
 
     void largeInputFixedPoint()
     {
-        const Blobs blobs = fourBlobs(20, 1500, 31); // 6000 points: the last block is partial
+        const KmeansBlobs blobs = fourBlobs(20, 1500, 31); // 6000 points: the last block is partial
         KMeansOptions options;
         options.clusters = 4;
         options.replicates = 2;

@@ -25,15 +25,6 @@ MethodFactory lcfFactory(
     return makeMethodFactory("lcf", X, o);
 }
 
-DriverOptions fixedIterations(int iterations, std::uint64_t seed = 0)
-{
-    DriverOptions d;
-    d.maxIter = iterations;
-    d.tol = 0;
-    d.seed = seed;
-    return d;
-}
-
 } // namespace
 
 class TestLcf : public QObject {

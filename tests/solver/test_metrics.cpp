@@ -20,7 +20,7 @@ constexpr double kTight = 1e-12;
 // For results computed in Scalar (quality metrics), which may be float.
 constexpr double kScalarTight = std::is_same_v<Scalar, float> ? 1e-5 : 1e-12;
 
-std::vector<int> randomLabels(Rng& rng, int count, int values)
+std::vector<int> randomMetricLabels(Rng& rng, int count, int values)
 {
     std::vector<int> labels(static_cast<std::size_t>(count));
     for (int& label : labels)
@@ -118,7 +118,7 @@ private slots:
     void identicalPartitions()
     {
         Rng rng(11);
-        const std::vector<int> truth = randomLabels(rng, 300, 7);
+        const std::vector<int> truth = randomMetricLabels(rng, 300, 7);
         QCOMPARE(clusteringAccuracy(truth, truth), 1.0);
         QVERIFY(std::abs(normalizedMutualInformation(truth, truth) - 1.0) < kTight);
     }
@@ -126,9 +126,9 @@ private slots:
     void permutationInvariance()
     {
         Rng rng(5);
-        const std::vector<int> truth = randomLabels(rng, 200, 4);
+        const std::vector<int> truth = randomMetricLabels(rng, 200, 4);
         // Half the samples keep their class as cluster, the rest get one of 5 at random.
-        std::vector<int> predicted = randomLabels(rng, 200, 5);
+        std::vector<int> predicted = randomMetricLabels(rng, 200, 5);
         for (std::size_t s = 0; s < predicted.size(); s += 2)
             predicted[s] = truth[s];
         const double ac = clusteringAccuracy(truth, predicted);

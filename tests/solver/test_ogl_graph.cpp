@@ -28,7 +28,7 @@ namespace {
 using Index = Eigen::Index;
 
 // c Gaussian blobs of `size` points in m dimensions, non-negative, centres 4 apart.
-Matrix blobs(int c, int size, int m, std::uint64_t seed, std::vector<int>* labels = nullptr)
+Matrix graphBlobs(int c, int size, int m, std::uint64_t seed, std::vector<int>* labels = nullptr)
 {
     Rng rng(seed);
     Matrix X(m, c * size);
@@ -147,7 +147,7 @@ private slots:
     void blobsGiveOneComponentEach()
     {
         std::vector<int> labels;
-        const Matrix X = blobs(3, 30, 10, 4, &labels);
+        const Matrix X = graphBlobs(3, 30, 10, 4, &labels);
         const Components c = connectedComponents(adaptiveNeighborGraph(X, 5).S);
         QCOMPARE(c.count, 3);
         QCOMPARE(c.labels, labels);
@@ -180,8 +180,8 @@ private slots:
         const Index from = filtered ? 0 : kChebyshevMinNodes;
         Rng rng(21);
         const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 300))
-            : graph == 1            ? blobs(3, 100, 10, 8)
-                                    : blobs(7, 40, 10, 9);
+            : graph == 1            ? graphBlobs(3, 100, 10, 8)
+                                    : graphBlobs(7, 40, 10, 9);
         const int components = graph == 0 ? 1 : graph == 1 ? 3 : 7;
         const SparseMatrix L = laplacian(adaptiveNeighborGraph(X, 6).S);
         QCOMPARE(connectedComponents(SparseMatrix(-L)).count, components);
@@ -276,7 +276,7 @@ private slots:
         } else {
             Rng rng(4);
             S = adaptiveNeighborGraph(
-                graph == 3 ? blobs(3, 150, 10, 12) : Matrix(rng.uniformMatrix(8, 450)), 5)
+                graph == 3 ? graphBlobs(3, 150, 10, 12) : Matrix(rng.uniformMatrix(8, 450)), 5)
                     .S;
         }
         const SparseMatrix L = laplacian(S);
@@ -323,7 +323,7 @@ private slots:
         QFETCH(bool, filtered);
         const Index from = filtered ? 0 : kChebyshevMinNodes;
         Rng rng(23);
-        const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 600)) : blobs(3, 200, 10, 8);
+        const Matrix X = graph == 0 ? Matrix(rng.uniformMatrix(3, 600)) : graphBlobs(3, 200, 10, 8);
         const SparseMatrix S0 = adaptiveNeighborGraph(X, 6).S;
         SparseMatrix S1 = S0;
         // Symmetric perturbation: the factor depends on the unordered pair.

@@ -15,7 +15,7 @@ using namespace facet::testing;
 
 namespace {
 
-RunOptions options(const std::string& method, int rank, int iterations)
+RunOptions projectionOptions(const std::string& method, int rank, int iterations)
 {
     RunOptions o;
     o.method = method;
@@ -45,7 +45,7 @@ private slots:
         QFETCH(QString, method);
         std::vector<int> labels;
         const Matrix X = blobs(12, 3, 10, labels, 7);
-        const RunOptions o = options(method.toStdString(), 3, 3000);
+        const RunOptions o = projectionOptions(method.toStdString(), 3, 3000);
         const RunResult r = runAndCluster(X, labels, o);
         const Factorization& f = r.factorization;
         for (int i : { 0, 13, 29 }) {
@@ -69,7 +69,7 @@ private slots:
         f.method = "nmf";
         f.basis = U;
         f.V = Matrix::Ones(1, 4);
-        const Projection p = projectSample(f, options("nmf", 4, 1), U, { 0 }, U * truth);
+        const Projection p = projectSample(f, projectionOptions("nmf", 4, 1), U, { 0 }, U * truth);
         QVERIFY2((p.v - truth).norm() < 1e-9, qPrintable(QString::number((p.v - truth).norm())));
         QVERIFY(p.relativeError < 1e-9);
         QCOMPARE(p.v(1), 0.0); // exactly zero, where multiplicative steps only approach it
@@ -88,7 +88,7 @@ private slots:
         f.method = "cf";
         f.basis = U;
         f.V = Matrix::Ones(1, 3);
-        const Projection p = projectSample(f, options("cf", 3, 1), U, { 0 }, U * truth);
+        const Projection p = projectSample(f, projectionOptions("cf", 3, 1), U, { 0 }, U * truth);
         QVERIFY((p.v.array() >= 0).all());
         for (std::size_t t = 1; t < p.residuals.size(); ++t)
             QVERIFY(p.residuals[t] <= p.residuals[t - 1] * (1 + 1e-9) + 1e-12);
@@ -99,7 +99,7 @@ private slots:
         std::vector<int> labels;
         const Matrix X = blobs(8, 3, 12, labels, 9);
         for (const char* method : { "pca", "kmeans" }) {
-            const RunOptions o = options(method, 3, 1);
+            const RunOptions o = projectionOptions(method, 3, 1);
             const RunResult r = runAndCluster(X, labels, o);
             const Projection p = projectSample(r.factorization, o, X, r.predicted, X.col(20));
             QCOMPARE(p.cluster, r.predicted[20]);
@@ -111,7 +111,7 @@ private slots:
     {
         std::vector<int> labels;
         const Matrix X = blobs(6, 2, 5, labels, 1);
-        const RunOptions o = options("nmf", 2, 50);
+        const RunOptions o = projectionOptions("nmf", 2, 50);
         const RunResult r = runAndCluster(X, labels, o);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
             projectSample(r.factorization, o, X, r.predicted, Vector::Ones(5)));

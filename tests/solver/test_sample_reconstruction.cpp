@@ -13,7 +13,7 @@ using namespace facet;
 
 namespace {
 
-constexpr double kTol = std::is_same_v<Scalar, float> ? 1e-4 : 1e-9;
+constexpr double kResidualTol = std::is_same_v<Scalar, float> ? 1e-4 : 1e-9;
 
 } // namespace
 
@@ -31,8 +31,8 @@ private slots:
         const Matrix X = f.basis * f.V.transpose();
         const SampleReconstruction r = reconstructSample(X, f, 5, 3);
         QVERIFY((r.original - X.col(5)).norm() == 0);
-        QVERIFY(r.residual.norm() < kTol);
-        QVERIFY(r.relativeError < kTol);
+        QVERIFY(r.residual.norm() < kResidualTol);
+        QVERIFY(r.relativeError < kResidualTol);
         QCOMPARE(int(r.topComponents.size()), 3);
     }
 
@@ -52,11 +52,11 @@ private slots:
         X << 1, 0, 0; // x^ = (0.5, 0.8, -0.1), residual (0.5, -0.8, 0.1)
         const SampleReconstruction r = reconstructSample(X, f, 0, 8);
         QCOMPARE(r.topComponents, (std::vector<int> { 1, 0, 2 }));
-        QVERIFY(std::abs(r.topCoefficients[0] - 0.4) < kTol);
-        QVERIFY(std::abs(r.topCoefficients[2] + 0.1) < kTol);
-        QVERIFY(std::abs(r.relativeError - std::sqrt(0.25 + 0.64 + 0.01)) < kTol);
-        QVERIFY(std::abs(double(r.reconstruction(1)) - 0.8) < kTol);
-        QVERIFY(std::abs(r.residualPeak - 0.8) < kTol);
+        QVERIFY(std::abs(r.topCoefficients[0] - 0.4) < kResidualTol);
+        QVERIFY(std::abs(r.topCoefficients[2] + 0.1) < kResidualTol);
+        QVERIFY(std::abs(r.relativeError - std::sqrt(0.25 + 0.64 + 0.01)) < kResidualTol);
+        QVERIFY(std::abs(double(r.reconstruction(1)) - 0.8) < kResidualTol);
+        QVERIFY(std::abs(r.residualPeak - 0.8) < kResidualTol);
 
         X.setZero();
         QVERIFY(std::isnan(reconstructSample(X, f, 0, 2).relativeError));
@@ -69,7 +69,7 @@ private slots:
         const Matrix X = rng.uniformMatrix(6, 10);
         const Factorization f = pcaBaseline(X, 6);
         const SampleReconstruction r = reconstructSample(X, f, 2, 2);
-        QVERIFY(r.relativeError < kTol);
+        QVERIFY(r.relativeError < kResidualTol);
     }
 
     void badArgumentsThrow()

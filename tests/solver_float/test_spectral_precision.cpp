@@ -17,10 +17,9 @@
 #include <type_traits>
 
 using namespace facet;
+using Index = Eigen::Index;
 
 namespace {
-
-using Index = Eigen::Index;
 
 // c groups of `size` points in m dimensions; group k is raised by 4 in the features f with
 // f % c == k, plus uniform noise: one component per group in the adaptive-neighbour graph.

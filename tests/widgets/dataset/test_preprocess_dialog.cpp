@@ -29,7 +29,7 @@ using namespace facet;
 
 namespace {
 
-constexpr int kTimeoutMs = 60000;
+constexpr int kPreprocessTimeoutMs = 60000;
 
 DatasetRequest folderRequest(const QString& folder)
 {
@@ -43,7 +43,7 @@ DatasetRequest folderRequest(const QString& folder)
 bool previewSettles(PreprocessPreview* preview)
 {
     QTest::qWait(0);
-    for (int waited = 0; waited < kTimeoutMs; waited += 20) {
+    for (int waited = 0; waited < kPreprocessTimeoutMs; waited += 20) {
         if (!preview->isBusy() && !preview->afterImage().isNull())
             return true;
         QTest::qWait(20);
@@ -95,7 +95,7 @@ void TestPreprocessDialog::previewFollowsTheSettings()
     QSignalSpy ready(preview, &PreprocessPreview::previewReady);
     dialog.form()->heightSpin()->setValue(16);
     dialog.form()->widthSpin()->setValue(16);
-    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !preview->isBusy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !preview->isBusy(), kPreprocessTimeoutMs);
     QCOMPARE(preview->afterImage().size(), QSize(16, 16));
     QCOMPARE(dialog.request().preprocess.height, 16);
 
@@ -103,14 +103,15 @@ void TestPreprocessDialog::previewFollowsTheSettings()
     QTest::mouseClick(dialog.form()->resizeBox(), Qt::LeftButton);
     QVERIFY(!dialog.form()->resizeBox()->isChecked());
     QTRY_VERIFY_WITH_TIMEOUT(
-        !preview->isBusy() && preview->afterImage().size() == QSize(40, 30), kTimeoutMs);
+        !preview->isBusy() && preview->afterImage().size() == QSize(40, 30), kPreprocessTimeoutMs);
     QVERIFY(!dialog.request().preprocess.hasSize());
 
     // Faces on: nothing here is a face, so the centre crop is what the preview shows.
     dialog.form()->resizeBox()->setChecked(true);
     QTest::mouseClick(dialog.form()->facesBox(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(
-        !preview->isBusy() && preview->outcome().contains(QStringLiteral("no face")), kTimeoutMs);
+        !preview->isBusy() && preview->outcome().contains(QStringLiteral("no face")),
+        kPreprocessTimeoutMs);
     QVERIFY2(
         preview->outcome().contains(QStringLiteral("centre crop")), qPrintable(preview->outcome()));
     QCOMPARE(preview->afterImage().size(), QSize(16, 16));
@@ -126,7 +127,7 @@ void TestPreprocessDialog::theSampleSpinChoosesTheImage()
     QVERIFY(previewSettles(preview));
     QVERIFY(preview->sampleSpin()->isEnabled());
     preview->sampleSpin()->setValue(4); // the first image of class b
-    QTRY_VERIFY_WITH_TIMEOUT(!preview->isBusy() && preview->sample() == 3, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!preview->isBusy() && preview->sample() == 3, kPreprocessTimeoutMs);
     QCOMPARE(preview->beforeImage().convertToFormat(QImage::Format_Grayscale8),
         fixtures::folderImage(3));
 }
@@ -141,7 +142,7 @@ void TestPreprocessDialog::loadOpensTheFolderAndRemembersTheSettings()
     dialog->form()->widthSpin()->setValue(20);
     QSignalSpy loaded(window.get(), &MainWindow::datasetLoaded);
     QTest::mouseClick(dialog->loadButton(), Qt::LeftButton);
-    QVERIFY(loaded.wait(kTimeoutMs));
+    QVERIFY(loaded.wait(kPreprocessTimeoutMs));
     QCOMPARE(window->dataset()->samples(), 5);
     QCOMPARE(window->dataset()->height, 16);
     QCOMPARE(window->dataset()->width, 20);
@@ -164,7 +165,7 @@ void TestPreprocessDialog::noFaceImagesAreKeptOrSkipped()
     QSignalSpy loaded(window.get(), &MainWindow::datasetLoaded);
     QSignalSpy failed(window.get(), &MainWindow::datasetLoadFailed);
     window->openDataset(request);
-    QVERIFY(loaded.wait(kTimeoutMs));
+    QVERIFY(loaded.wait(kPreprocessTimeoutMs));
     QCOMPARE(window->dataset()->samples(), 5); // every image kept, centre-cropped
 
     DatasetInspector* inspector = window->datasetInspector();
@@ -179,7 +180,7 @@ void TestPreprocessDialog::noFaceImagesAreKeptOrSkipped()
     QComboBox* policy = inspector->noFaceBox();
     policy->setFocus();
     QTest::keyClick(policy, Qt::Key_End);
-    QVERIFY(failed.wait(kTimeoutMs));
+    QVERIFY(failed.wait(kPreprocessTimeoutMs));
     QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("no face")),
         qPrintable(failed.at(0).at(0).toString()));
     QCOMPARE(loaded.count(), 1);

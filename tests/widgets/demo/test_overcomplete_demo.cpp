@@ -28,7 +28,7 @@ using facet::testing::saveScreenshot;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 60000;
+constexpr int kDemoRunTimeoutMs = 60000;
 
 std::unique_ptr<OvercompleteDemo> makeDemo()
 {
@@ -47,7 +47,8 @@ bool idle(const OvercompleteDemo& demo)
 void waitForRuns(OvercompleteDemo& demo, int atLeast = 1)
 {
     QTRY_VERIFY_WITH_TIMEOUT(
-        idle(demo) && demo.runCount(0) >= atLeast && demo.runCount(1) >= atLeast, kRunTimeoutMs);
+        idle(demo) && demo.runCount(0) >= atLeast && demo.runCount(1) >= atLeast,
+        kDemoRunTimeoutMs);
     QCoreApplication::processEvents();
 }
 
@@ -205,7 +206,7 @@ void TestOvercompleteDemo::draggingACentreReRunsBothPanels()
 
     // Both panels re-ran, on the regenerated data.
     QTRY_VERIFY_WITH_TIMEOUT(
-        idle(*demo) && demo->runCount(0) > runs0 && demo->runCount(1) > runs1, kRunTimeoutMs);
+        idle(*demo) && demo->runCount(0) > runs0 && demo->runCount(1) > runs1, kDemoRunTimeoutMs);
     QCOMPARE(demo->lastRunData(0), demo->dataset());
     QCOMPARE(demo->lastRunData(1), demo->dataset());
     const Eigen::Vector2d shift = classMean(*demo->dataset(), component) - meanBefore;
@@ -242,7 +243,7 @@ void TestOvercompleteDemo::newDragCancelsRunsInFlight()
     QTest::mousePress(plot, Qt::LeftButton, {}, from);
     QTest::mouseMove(plot, from + QPoint(40, 0));
     QTest::mouseRelease(plot, Qt::LeftButton, {}, from + QPoint(40, 0));
-    QTRY_VERIFY_WITH_TIMEOUT(idle(*demo) && demo->runCount(0) > runs, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(idle(*demo) && demo->runCount(0) > runs, kDemoRunTimeoutMs);
     // Only the run of the dragged data answered: the one in flight was cancelled and dropped.
     QCOMPARE(demo->runCount(0), runs + 1);
     QVERIFY(demo->dataset() != inFlight);
@@ -259,7 +260,7 @@ void TestOvercompleteDemo::methodChangeReRunsItsSide()
     QComboBox* combo = demo->controls()->methodCombo(1);
     combo->setCurrentIndex(combo->findData(QStringLiteral("gnmf")));
     QCOMPARE(demo->controls()->lambda(1).value_or(0), 100.0); // GNMF's default
-    QTRY_VERIFY_WITH_TIMEOUT(idle(*demo) && demo->runCount(1) > runs1, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(idle(*demo) && demo->runCount(1) > runs1, kDemoRunTimeoutMs);
     QCOMPARE(demo->runCount(0), runs0); // the other side kept its result
     QCOMPARE(demo->lastRun(1)->result.factorization.method, std::string("gnmf"));
     QVERIFY(demo->panel(1)->title().startsWith(QStringLiteral("GNMF")));
@@ -267,7 +268,8 @@ void TestOvercompleteDemo::methodChangeReRunsItsSide()
     // k applies to both sides.
     demo->controls()->rankSpin()->setValue(4);
     QTRY_VERIFY_WITH_TIMEOUT(
-        idle(*demo) && demo->runCount(0) > runs0 && demo->runCount(1) > runs1 + 1, kRunTimeoutMs);
+        idle(*demo) && demo->runCount(0) > runs0 && demo->runCount(1) > runs1 + 1,
+        kDemoRunTimeoutMs);
     QCOMPARE(demo->lastRun(0)->result.factorization.basis.cols(), 4);
     QCOMPARE(demo->lastRun(1)->result.factorization.basis.cols(), 4);
     QCOMPARE(demo->panel(0)->basis().cols(), 4);
@@ -287,17 +289,17 @@ void TestOvercompleteDemo::animatePlaysTheBasisPath()
     const int runs1 = demo->runCount(1);
     clickAnimate(*demo);
     QVERIFY(demo->controls()->animate());
-    QTRY_VERIFY_WITH_TIMEOUT(demo->runCount(1) > runs1, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(demo->runCount(1) > runs1, kDemoRunTimeoutMs);
 
     const TracedRun* run = demo->lastRun(1);
     const Factorization& f = run->result.factorization;
     QCOMPARE(int(run->frames.size()), f.iterations + 1);
     QVERIFY(shownAtArrival[1] == run->frames.front().basis);
     QVERIFY(!(shownAtArrival[1] == f.basis));
-    QTRY_VERIFY_WITH_TIMEOUT(demo->framesPlayed(1) >= 20, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(demo->framesPlayed(1) >= 20, kDemoRunTimeoutMs);
     saveScreenshot(*demo, QStringLiteral("overcomplete_demo_animating.png"));
 
-    QTRY_VERIFY_WITH_TIMEOUT(played.count() >= 2, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(played.count() >= 2, kDemoRunTimeoutMs);
     QVERIFY(!demo->isAnimating(0) && !demo->isAnimating(1));
     // Every frame of the schedule was shown, and the animation ends on the run's basis.
     QVERIFY(demo->framesPlayed(1) >= std::min(int(run->frames.size()), 60));
@@ -314,7 +316,7 @@ void TestOvercompleteDemo::animatePlaysTheBasisPath()
     QVERIFY(!demo->controls()->animate());
     clickAnimate(*demo);
     QVERIFY(demo->isAnimating(1));
-    QTRY_VERIFY_WITH_TIMEOUT(played.count() >= 4, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(played.count() >= 4, kDemoRunTimeoutMs);
     QVERIFY(demo->framesPlayed(1) > framesNow + 10);
     QCOMPARE(demo->runCount(1), runsNow);
 }

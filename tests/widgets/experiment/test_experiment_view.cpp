@@ -34,7 +34,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 120000;
+constexpr int kExperimentTimeoutMs = 120000;
 
 std::shared_ptr<const Dataset> gaussians(DatasetRequest& request)
 {
@@ -87,7 +87,7 @@ void TestExperimentView::runFillsTableAndPlots()
     QTest::mouseClick(button(*view, "experimentStart"), Qt::LeftButton);
     QVERIFY(view->isRunning());
     QVERIFY(!button(*view, "experimentStart")->isEnabled());
-    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+    QVERIFY(finished.wait(kExperimentTimeoutMs) || finished.count() == 1);
     QCOMPARE(finished.at(0).at(1).toBool(), false);
     QCOMPARE(int(view->trials().size()), 2 * 2 * 2); // methods x c x trials
     QVERIFY(button(*view, "experimentStart")->isEnabled());
@@ -171,7 +171,7 @@ void TestExperimentView::cancelKeepsFinishedCells()
             QTest::mouseClick(cancel, Qt::LeftButton);
     });
     view->start();
-    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+    QVERIFY(finished.wait(kExperimentTimeoutMs) || finished.count() == 1);
     QCOMPARE(finished.at(0).at(1).toBool(), true);
     const int kept = int(view->trials().size());
     QVERIFY(kept >= 1);
@@ -236,7 +236,7 @@ void TestExperimentView::clickingACellOpensATrialInTheExplorer()
     view->form()->setTrials(3);
     QSignalSpy finished(view, &ExperimentView::experimentFinished);
     QTest::mouseClick(button(*view, "experimentStart"), Qt::LeftButton);
-    QVERIFY(finished.wait(kRunTimeoutMs) || finished.count() == 1);
+    QVERIFY(finished.wait(kExperimentTimeoutMs) || finished.count() == 1);
     // The explorer moves on to another set; the experiment's trials still come from its own.
     window->openDataset(u"builtin:bars"_s);
     QVERIFY(loaded.wait(30000) || loaded.count() == 2);
@@ -261,7 +261,7 @@ void TestExperimentView::clickingACellOpensATrialInTheExplorer()
 
     QSignalSpy ran(window.get(), &MainWindow::runFinished);
     actions[2]->trigger();
-    QVERIFY(ran.wait(kRunTimeoutMs) || ran.count() == 1);
+    QVERIFY(ran.wait(kExperimentTimeoutMs) || ran.count() == 1);
     // The explorer now shows that trial: its classes' samples, and the cell's exact numbers.
     const RunResult& result = *window->lastResult();
     QCOMPARE(int(window->dataset()->samples()), trials[1].samples);

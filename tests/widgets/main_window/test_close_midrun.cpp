@@ -23,7 +23,7 @@ using namespace facet::testing;
 
 namespace {
 
-constexpr int kTimeoutMs = 120000;
+constexpr int kCloseTimeoutMs = 120000;
 constexpr QSize kWindowSize { 1200, 800 };
 
 void startLongRun(MainWindow& window)
@@ -79,12 +79,13 @@ private Q_SLOTS:
         std::mt19937 random(8);
         for (int i = 0; i < 10; ++i) {
             auto window = makeWindow(kWindowSize);
-            QVERIFY(load(*window, QStringLiteral("builtin:swimmer"), kTimeoutMs));
+            QVERIFY(load(*window, QStringLiteral("builtin:swimmer"), kCloseTimeoutMs));
             startLongRun(*window);
             QVERIFY(window->isRunning());
             QTest::qWait(int(random() % 300));
             if (i == 0) {
-                QTRY_VERIFY_WITH_TIMEOUT(window->convergencePlot()->pointCount() > 0, kTimeoutMs);
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    window->convergencePlot()->pointCount() > 0, kCloseTimeoutMs);
                 QVERIFY(window->grab().save(
                     QDir::current().filePath(QStringLiteral("close_midrun_solving.png"))));
             }
@@ -95,7 +96,7 @@ private Q_SLOTS:
     void closeMidExperiment()
     {
         auto window = makeWindow(kWindowSize);
-        QVERIFY(load(*window, QStringLiteral("builtin:gaussians"), kTimeoutMs));
+        QVERIFY(load(*window, QStringLiteral("builtin:gaussians"), kCloseTimeoutMs));
         startExperiment(*window, 2000);
         ExperimentView* view = window->experimentView();
         QVERIFY(view->isRunning());
@@ -112,7 +113,7 @@ private Q_SLOTS:
     {
         for (int i = 0; i < 5; ++i) {
             auto window = makeWindow(kWindowSize);
-            QVERIFY(load(*window, QStringLiteral("builtin:gaussians"), kTimeoutMs));
+            QVERIFY(load(*window, QStringLiteral("builtin:gaussians"), kCloseTimeoutMs));
             startExperiment(*window, 5);
             closeAndDestroy(window);
         }
