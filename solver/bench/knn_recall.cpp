@@ -11,25 +11,25 @@ namespace facet {
 KnnRecall measureKnnRecall(MatrixCRef X, int p, std::uint64_t seed,
     const std::function<void()>& resetPeak, const std::function<double()>& readPeak)
 {
-    using Clock = std::chrono::steady_clock;
+    using RecallClock = std::chrono::steady_clock;
     const bool observed = resetPeak && readPeak;
     KnnRecall result;
     result.n = X.cols();
     result.p = p;
     if (observed)
         resetPeak();
-    auto start = Clock::now();
+    auto start = RecallClock::now();
     const NeighborTable exact = nearestNeighborTable(X, p);
-    result.exactSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.exactSeconds = std::chrono::duration<double>(RecallClock::now() - start).count();
     if (observed) {
         result.exactPeakBytes = readPeak();
         resetPeak(); // the exact table stays resident: both peaks include it and X
     }
     HnswParameters parameters;
     parameters.seed = seed;
-    start = Clock::now();
+    start = RecallClock::now();
     const NeighborTable approximate = approximateNeighborTable(X, p, parameters);
-    result.approximateSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.approximateSeconds = std::chrono::duration<double>(RecallClock::now() - start).count();
     if (observed)
         result.approximatePeakBytes = readPeak();
     result.recall = neighborRecall(approximate, exact);

@@ -497,7 +497,8 @@ void multiplySkinny(MatrixCRef X, const Matrix& M, Matrix& out)
         out.resize(m, k); // every strip starts from 0 (fromZero): nothing to clear first
         constexpr Index kStrip = 2 * kLanes;
         const Index strips = (m + kStrip - 1) / kStrip;
-        const int threads = int(std::min<Index>(threadsFor(work, kParallelSplitWork), strips));
+        [[maybe_unused]] const int threads
+            = int(std::min<Index>(threadsFor(work, kParallelSplitWork), strips));
 #pragma omp parallel num_threads(threads)
         {
             const int count = omp::numThreads();
@@ -547,7 +548,8 @@ void multiplyTransposedSkinny(MatrixCRef X, const Matrix& M, Matrix& out)
     }
     out.resize(n, k);
     const Index blocks = n / kDotColumns;
-    const int threads = threadsFor(double(m) * double(n) * double(k), kParallelSplitWork);
+    [[maybe_unused]] const int threads
+        = threadsFor(double(m) * double(n) * double(k), kParallelSplitWork);
     const bool prefetch = double(m) * double(n) * sizeof(Scalar) >= kPrefetchBytes;
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (Index b = 0; b < blocks; ++b)

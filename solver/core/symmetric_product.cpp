@@ -115,7 +115,7 @@ void SymmetricLowerProduct::perform_op(const double* x_in, double* y_out) const
         y.noalias() = m_lower.selfadjointView<Eigen::Lower>() * x;
         return;
     }
-    const int threads = std::min(2, omp::maxThreads());
+    [[maybe_unused]] const int threads = std::min(2, omp::maxThreads());
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (int t = 0; t < 2; ++t)
         part(t == 0 ? 0 : m_split, t == 0 ? m_split : p, x_in, m_parts.col(t).data());

@@ -45,7 +45,7 @@ int threadsFor(const Graph& graph, Index k)
 // element-wise transposed copy it replaces was a quarter of the graph terms' time (float,
 // n = 70,000, k = 10).
 struct PaddedRows {
-    PaddedRows(const Matrix& V, int threads)
+    PaddedRows(const Matrix& V, [[maybe_unused]] int threads)
         : k(V.cols())
         , width((V.cols() + kLanes - 1) / kLanes * kLanes)
         , rows(width, V.rows())
