@@ -170,6 +170,12 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
         return Error { kernel.error() };
     m.kernel = *kernel;
 
+    if (p.isSet(u"algorithm"_s)) {
+        const Result<Algorithm> algorithm = readChoice(p, u"algorithm"_s, kAlgorithmChoices);
+        if (!algorithm)
+            return Error { algorithm.error() };
+        m.algorithm = *algorithm;
+    }
     if (p.isSet(u"init"_s)) {
         const Result<InitKind> init = readChoice(p, u"init"_s, kInitChoices);
         if (!init)
@@ -208,6 +214,7 @@ QList<QCommandLineOption> runOptionList()
         { u"max-iter"_s, u"Max iterations"_s, u"n"_s, u"300"_s },
         { u"min-iter"_s, u"Min iterations"_s, u"n"_s, u"30"_s },
         { u"tol"_s, u"Tolerance"_s, u"t"_s, u"1e-5"_s },
+        { u"stationarity-tol"_s, u"Stationarity tolerance"_s, u"t"_s, u"1e-4"_s },
         { u"seed"_s, u"Seed"_s, u"s"_s, u"0"_s },
         { u"replicates"_s, u"Replicates"_s, u"r"_s, u"1"_s },
         { u"cluster"_s, u"kmeans or argmax"_s, u"mode"_s, u"kmeans"_s },
@@ -236,6 +243,7 @@ QList<QCommandLineOption> runOptionList()
         { u"general-form"_s, u"Force the general form"_s },
         { u"normalize-each"_s, u"LCF: normalize after every iteration"_s },
         { u"init"_s, u"random, nndsvd, nmf or kmeans"_s, u"kind"_s },
+        { u"algorithm"_s, u"mu or hals"_s, u"name"_s },
         { u"labeled-fraction"_s, u"Labelled fraction per class"_s, u"f"_s },
         { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
         { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
@@ -316,6 +324,9 @@ QString usageText(Command command)
                "  --min-iter N         iterations at least before the tolerance test (30)\n"
                "  --tol T              relative decrease over 10 iterations that stops the run "
                "(1e-5)\n"
+               "  --stationarity-tol T the run also stops once its optimality violation is T\n"
+               "                       times the first iteration's (1e-4; hals measures it,\n"
+               "                       mu does not; 0: off); stop_rule in the JSON says which\n"
                "  --seed S             random seed (0); the same seed gives the same factors\n"
                "  --replicates R       seeded starts; the lowest objective after min-iter "
                "continues (1)\n"
@@ -347,6 +358,9 @@ QString usageText(Command command)
                "  --general-form       force the general form of 1.4 (cf, lccf, ccf)\n"
                "  --normalize-each     lcf: normalize after every iteration (not monotone)\n"
                "  --init KIND          random, nndsvd, nmf or kmeans (ccf: nmf)\n"
+               "  --algorithm NAME     mu (the papers' multiplicative rules, every method) or\n"
+               "                       hals (accelerated coordinate descent: nmf, gnmf,\n"
+               "                       semignmf; reaches the same objective's solution sooner)\n"
                "  --init-from FILE.mat start from the U and V (nmf, gnmf, semignmf, cnmf) or W\n"
                "                       and V (cf, lccf, lcf, ccf) of a --factors file: a warm\n"
                "                       start that continues that run, counting on from its\n"
@@ -509,9 +523,13 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         intValue(p.value(u"clusters"_s), u"--clusters"_s, p.isSet(u"clusters"_s) ? 1 : 0, kMaxInt))
     FACET_TAKE(threads, intValue(p.value(u"threads"_s), u"--threads"_s, 0, 1024))
     FACET_TAKE(tol, doubleValue(p.value(u"tol"_s), u"--tol"_s))
+    FACET_TAKE(
+        stationarityTol, doubleValue(p.value(u"stationarity-tol"_s), u"--stationarity-tol"_s))
 #undef FACET_TAKE
     if (*tol < 0)
         return optionError(u"--tol must be >= 0, got %1"_s.arg(*tol));
+    if (*stationarityTol < 0)
+        return optionError(u"--stationarity-tol must be >= 0, got %1"_s.arg(*stationarityTol));
     bool seedOk = false;
     const qulonglong seed = p.value(u"seed"_s).toULongLong(&seedOk);
     if (!seedOk)
@@ -522,6 +540,7 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     o.run.driver.maxIter = *maxIter;
     o.run.driver.minIter = *minIter;
     o.run.driver.tol = *tol;
+    o.run.driver.stationarityTol = *stationarityTol;
     o.run.driver.replicates = *replicates;
     o.run.driver.seed = seed;
     o.run.cluster.replicates = *kmReplicates;

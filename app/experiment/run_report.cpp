@@ -64,11 +64,17 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"iterations"_s, f.iterations },
         { u"replicate_kept"_s, f.replicate },
         { u"objective_history"_s, history },
+        // Seconds from the start of the solve at each iteration of this run (the last
+        // time_history.size() entries of objective_history: a continued run has none for its
+        // earlier part).
+        { u"time_history"_s, doubleArray(f.times) },
         // The objective at the factors below, after the final normalization: the history's last
         // value for most methods, not for the graph-regularized ones (Factorization).
         { u"returned_objective"_s, numberOrNull(f.returnedObjective) },
         { u"segment_starts"_s, intArray(f.segmentStarts) },
         { u"stop_reason"_s, QString::fromLatin1(stopReasonName(f.stopReason)) },
+        // converged runs: "relative decrease" or "stationarity" (the test that ended the run)
+        { u"stop_rule"_s, QString::fromStdString(f.stopRule) },
         { u"still_decreasing"_s, f.stillDecreasing },
         { u"timings"_s,
             QJsonObject {

@@ -157,6 +157,8 @@ QString RunHistoryModel::toolTip(const RunRecord& r) const
         tip += u"\nobjective %1 at the last iteration, %2 at the returned factors (the final "
                "normalization rescales V, and the graph term with it)"_s.arg(
                    QString::number(r.summary.objective, 'g', 6), QString::number(returned, 'g', 6));
+    if (!r.options.driver.startSource.empty())
+        tip += u"\nstarted from "_s + QString::fromStdString(r.options.driver.startSource);
     if (r.created.isValid())
         tip += u"\n"_s + r.created.toLocalTime().toString(Qt::ISODate);
     if (!r.hasFactors())

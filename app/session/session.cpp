@@ -36,11 +36,12 @@ RunRecord makeRunRecord(
     const Factorization& f = result.factorization;
     RunRecord r;
     r.options = options;
-    r.name = name.isEmpty()
-        ? u"%1 k=%2%3"_s.arg(QString::fromStdString(options.method).toUpper())
-              .arg(options.params.rank)
-              .arg(options.driver.startSource.empty() ? QString() : u", continued"_s)
-        : name;
+    r.name = name.isEmpty() ? u"%1 k=%2%3"_s.arg(QString::fromStdString(options.method).toUpper())
+                                  .arg(options.params.rank)
+                                  .arg(options.driver.startSource.empty()       ? QString()
+                                          : options.driver.startHistory.empty() ? u", warm start"_s
+                                                                                : u", continued"_s)
+                            : name;
     RunSummary& s = r.summary;
     s.iterations = f.iterations;
     s.stopReason = f.stopReason;
@@ -57,6 +58,7 @@ RunRecord makeRunRecord(
     s.clusterSeconds = result.clusterSeconds;
     r.history = f.history;
     r.segmentStarts = f.segmentStarts;
+    r.times = f.times;
     r.predicted = result.predicted;
     r.basis = f.basis;
     r.V = f.V;

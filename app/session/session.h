@@ -45,6 +45,9 @@ struct RunRecord {
     RunSummary summary;
     std::vector<double> history; // objective after each iteration (NaN for a non-finite one)
     std::vector<int> segmentStarts; // CF_OGL beta segments
+    // Seconds from the start of the solve at each of the last times.size() iterations
+    // (Factorization::times); empty in sessions from before they were kept.
+    std::vector<double> times;
     std::vector<int> predicted; // cluster of each sample, 0-based
     Matrix basis; // m x k basis images (NMF: U; CF family: X W); empty when not kept
     Matrix V; // n x k representation

@@ -128,6 +128,7 @@ QJsonObject runRecordToJson(const RunRecord& r)
             } },
         { u"objective_history"_s, history },
         { u"segment_starts"_s, intArray(r.segmentStarts) },
+        { u"time_history"_s, doubleArray(r.times) },
         { u"labels"_s, intArray(r.predicted) },
         { u"image"_s,
             QJsonObject { { u"height"_s, r.imageHeight }, { u"width"_s, r.imageWidth } } },
@@ -179,6 +180,18 @@ Result<RunRecord> runRecordFromJson(
             return Error { u"%1: \"objective_history\" holds numbers or null"_s.arg(context) };
         r.history.push_back(v.isNull() ? std::nan("") : v.toDouble());
     }
+    const QJsonValue times = o.value(u"time_history"_s);
+    if (!times.isUndefined() && !times.isArray())
+        return Error { u"%1: \"time_history\" must be an array"_s.arg(context) };
+    for (const QJsonValue& v : times.toArray()) {
+        if (!v.isDouble() || !(v.toDouble() >= 0) || !std::isfinite(v.toDouble()))
+            return Error { u"%1: \"time_history\" holds seconds, finite and >= 0"_s.arg(context) };
+        r.times.push_back(v.toDouble());
+    }
+    if (r.times.size() > r.history.size())
+        return Error { u"%1: \"time_history\" has %2 entries for %3 iterations"_s.arg(context)
+                           .arg(r.times.size())
+                           .arg(r.history.size()) };
     const int historyLength = int(std::min<qsizetype>(r.history.size(), 1 << 30));
     Result<std::vector<int>> segments
         = readIntArray(o, u"segment_starts"_s, context, 0, historyLength);

@@ -66,6 +66,13 @@ inline constexpr std::array<Choice<InitKind>, 4> kInitChoices { {
     { u"kmeans", InitKind::KMeans },
 } };
 
+// The --algorithm flag of run and sweep, and the "algorithm" key of run JSON and sessions
+// (core/algorithm.h).
+inline constexpr std::array<Choice<Algorithm>, 2> kAlgorithmChoices { {
+    { u"mu", Algorithm::Mu },
+    { u"hals", Algorithm::Hals },
+} };
+
 // The --knn flag of run, sweep and bench, and the "knn" key of sessions.
 inline constexpr std::array<Choice<KnnSearch>, 3> kKnnSearchChoices { {
     { u"auto", KnnSearch::Auto },

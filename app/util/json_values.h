@@ -30,4 +30,13 @@ inline QJsonArray intArray(const std::vector<int>& values)
     return array;
 }
 
+// Finite values only (times, for instance); a non-finite one is written as null.
+inline QJsonArray doubleArray(const std::vector<double>& values)
+{
+    QJsonArray array;
+    for (double v : values)
+        array.append(numberOrNull(v));
+    return array;
+}
+
 } // namespace facet

@@ -47,12 +47,16 @@ QJsonObject runParamsToJson(const RunOptions& o)
         { u"max-iter"_s, o.driver.maxIter },
         { u"min-iter"_s, o.driver.minIter },
         { u"tol"_s, o.driver.tol },
+        { u"stationarity-tol"_s, o.driver.stationarityTol },
         { u"replicates"_s, o.driver.replicates },
         { u"cluster"_s, o.cluster.mode == ClusterMode::KMeans ? u"kmeans"_s : u"argmax"_s },
         { u"cosine"_s, o.cluster.cosine },
         { u"kmeans-replicates"_s, o.cluster.replicates },
         { u"clusters"_s, o.clusters },
         { u"init"_s, m.initSet ? choiceName(kInitChoices, m.init) : u"default"_s },
+        // the algorithm that ran, resolved from the method's default when none was asked for
+        { u"algorithm"_s,
+            choiceName(kAlgorithmChoices, m.algorithm.value_or(defaultAlgorithm(o.method))) },
         { u"lambda"_s, optional(m.lambda) },
         { u"p"_s, m.p },
         // exact or HNSW neighbours give different graphs, so the choice determines the run
@@ -119,6 +123,7 @@ Result<RunOptions> runOptionsFromJson(const QJsonObject& o, const QString& conte
     in.readInt(u"max-iter"_s, r.driver.maxIter, 1, kIntMax);
     in.readInt(u"min-iter"_s, r.driver.minIter, 0, kIntMax);
     in.readDouble(u"tol"_s, r.driver.tol, 0, kHuge);
+    in.readDouble(u"stationarity-tol"_s, r.driver.stationarityTol, 0, kHuge);
     in.readInt(u"replicates"_s, r.driver.replicates, 1, 100000);
     in.readUInt64(u"seed"_s, r.driver.seed);
     QString cluster = u"kmeans"_s;
@@ -135,6 +140,11 @@ Result<RunOptions> runOptionsFromJson(const QJsonObject& o, const QString& conte
     if (in.ok() && init != u"default") {
         readChoice(in, o, u"init"_s, kInitChoices, m.init);
         m.initSet = true;
+    }
+    if (o.contains(u"algorithm"_s)) {
+        Algorithm algorithm = Algorithm::Mu;
+        readChoice(in, o, u"algorithm"_s, kAlgorithmChoices, algorithm);
+        m.algorithm = algorithm;
     }
     in.readOptionalDouble(u"lambda"_s, m.lambda, 0, kHuge);
     in.readInt(u"p"_s, m.p, 1, kIntMax);

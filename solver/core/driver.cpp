@@ -25,6 +25,9 @@ void validate(const DriverOptions& o)
     if (o.minIter < 0)
         throw std::invalid_argument(
             "minIter must be non-negative, got " + std::to_string(o.minIter));
+    if (!(o.stationarityTol >= 0) || !std::isfinite(o.stationarityTol))
+        throw std::invalid_argument("the stationarity tolerance must be a finite value >= 0, got "
+            + std::to_string(o.stationarityTol));
     if (!(o.tol >= 0) || !std::isfinite(o.tol))
         throw std::invalid_argument(
             "tol must be a finite value >= 0, got " + std::to_string(o.tol));
@@ -86,6 +89,10 @@ struct Trajectory {
     std::vector<double> history;
     std::vector<int> segmentStarts;
     std::vector<Matrix> lastFinite; // state after the last finite objective
+    Clock::time_point origin; // when solve() began
+    std::vector<double> times; // seconds from origin at each iteration of this solve
+    double firstStationarity = std::numeric_limits<double>::quiet_NaN();
+    std::string stopRule;
     StopReason stop = StopReason::MaxIterations;
     bool stopped = false;
     int replicate = 0;
@@ -128,25 +135,38 @@ void advance(Trajectory& t, int untilIteration, const DriverOptions& o, const So
         }
         const double previous = t.history.empty() ? objective : t.history.back();
         t.history.push_back(objective);
+        t.times.push_back(secondsSince(t.origin));
         if (newSegment)
             t.segmentStarts.push_back(int(t.history.size()) - 1);
         t.method->saveState(t.lastFinite);
         const int iteration = int(t.history.size());
         if (control.onIteration) {
             const double rel = objective != 0 ? (previous - objective) / std::abs(objective) : 0;
-            control.onIteration(IterationReport { iteration, objective, rel, t.replicate });
+            control.onIteration(
+                IterationReport { iteration, objective, rel, t.replicate, t.times.back() });
         }
+        const double stationarity = t.method->stationarity();
+        if (std::isfinite(stationarity) && !std::isfinite(t.firstStationarity))
+            t.firstStationarity = stationarity;
         if (iteration >= o.minIter && windowDecrease(t) < o.tol) {
             t.stop = StopReason::Converged;
+            t.stopRule = "relative decrease";
+            t.stopped = true;
+        } else if (iteration >= o.minIter && o.stationarityTol > 0 && std::isfinite(stationarity)
+            && stationarity <= o.stationarityTol * t.firstStationarity) {
+            t.stop = StopReason::Converged;
+            t.stopRule = "stationarity";
             t.stopped = true;
         }
     }
 }
 
-Trajectory start(const MethodFactory& make, const DriverOptions& o, int replicate)
+Trajectory start(
+    const MethodFactory& make, const DriverOptions& o, int replicate, Clock::time_point origin)
 {
     Trajectory t;
     t.replicate = replicate;
+    t.origin = origin;
     t.method = make();
     Rng rng(deriveSeed(o.seed, std::uint64_t(replicate)));
     t.method->initialize(rng);
@@ -174,7 +194,7 @@ Factorization solve(
 
     Trajectory best;
     if (options.replicates == 1) {
-        best = start(make, options, 0);
+        best = start(make, options, 0, initStart);
         initSeconds = secondsSince(initStart);
     } else {
         // Restarts (METHODS.md 0): every start runs minIter iterations; the lowest objective
@@ -182,7 +202,7 @@ Factorization solve(
         const int probe = std::min(std::max(options.minIter, 1), options.maxIter);
         double bestObjective = std::numeric_limits<double>::infinity();
         for (int r = 0; r < options.replicates; ++r) {
-            Trajectory t = start(make, options, r);
+            Trajectory t = start(make, options, r, initStart);
             advance(t, probe, options, control);
             const double value
                 = t.history.empty() ? std::numeric_limits<double>::infinity() : t.history.back();
@@ -216,7 +236,10 @@ Factorization solve(
     best.method->exportTo(result);
     result.history = std::move(best.history);
     result.segmentStarts = std::move(best.segmentStarts);
+    result.times = std::move(best.times);
     result.stopReason = best.stop;
+    if (best.stop == StopReason::Converged)
+        result.stopRule = best.stopRule;
     result.iterations = int(result.history.size());
     result.replicate = best.replicate;
     // Shown to the user: a run cut off by maxIter that had not settled (METHODS.md 0).

@@ -15,6 +15,10 @@ struct DriverOptions {
     int maxIter = 300;
     int minIter = 30;
     double tol = 1e-5; // relative decrease over the last 10 iterations
+    // METHODS.md section 9's stationarity rule, for algorithms that measure it
+    // (Method::stationarity): converged once the measure falls to stationarityTol times its value
+    // after the first iteration. 0 turns the rule off.
+    double stationarityTol = 1e-4;
     int replicates = 1; // seeded starts run for minIter iterations; the lowest objective continues
     std::uint64_t seed = 0;
     // User-supplied factors for a warm start (METHODS.md 0), as a run exports them (NMF family

@@ -24,6 +24,10 @@ struct Factorization {
     Matrix W; // n x k, CF-family association matrix (empty for NMF-family methods)
     Matrix V; // n x k, row i = the new representation of sample i
     std::vector<double> history; // objective after each iteration of the kept replicate
+    // Seconds from the start of the solve (initialization included) at the end of each iteration
+    // of this solve: times[i] belongs to history[history.size() - times.size() + i] (a warm start
+    // that continues an earlier history has no times for the earlier part).
+    std::vector<double> times;
     std::vector<int> segmentStarts; // iterations where a new monotone segment begins (CF_OGL)
     // The objective at the returned factors, after finalize(). The normalization leaves the
     // product unchanged, so this is history.back() for NMF, CF, CNMF and CCF; a graph term
@@ -32,6 +36,10 @@ struct Factorization {
     // the start's objective was not finite.
     double returnedObjective = std::numeric_limits<double>::quiet_NaN();
     StopReason stopReason = StopReason::MaxIterations;
+    // Which test ended a Converged run: "relative decrease" (METHODS.md section 0's window) or
+    // "stationarity" (section 9: the optimality violation fell below DriverOptions::
+    // stationarityTol times the first iteration's). Empty for the other stop reasons.
+    std::string stopRule;
     int iterations = 0;
     int replicate = 0; // index of the seeded start that was kept
     bool stillDecreasing = false; // stopped at maxIter while the objective was still falling
@@ -106,6 +114,10 @@ public:
     virtual std::vector<std::string> notes() const { return {}; }
     // True once after a step that started a new monotone segment (CF_OGL beta change).
     virtual bool startedNewSegment() { return false; }
+    // How far the last step found the factors from a stationary point of the objective (an
+    // algorithm's own measure, zero exactly there; hals: methods/hals.h HalsSweepStats), or NaN
+    // when the algorithm does not measure it (mu).
+    virtual double stationarity() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 using MethodFactory = std::function<std::unique_ptr<Method>()>;

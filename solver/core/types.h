@@ -34,6 +34,7 @@ struct IterationReport {
     double objective = 0;
     double relativeChange = 0; // (O[t-1] - O[t]) / O[t]
     int replicate = 0; // which seeded start produced this iteration
+    double seconds = 0; // from the start of the solve (Factorization::times)
 };
 
 enum class StopReason { Converged, MaxIterations, Cancelled, NonFinite };

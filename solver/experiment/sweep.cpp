@@ -123,6 +123,10 @@ RunOptions cellRunOptions(const ExperimentOptions& options, const ExperimentCell
     run.params.knownLabels.clear();
     run.labeledFraction = 0; // the subset is drawn once per trial by runCell, not per sub-run
     run.labeledPerClass = 0;
+    // One --algorithm for a sweep of several methods: those with that route run it, the others
+    // their default (each cell's record names the algorithm that ran).
+    if (run.params.algorithm && !supportsAlgorithm(cell.method, *run.params.algorithm))
+        run.params.algorithm.reset();
     run.driver.seed = deriveSeed(trialSeed(options.seed, cell.clusters, cell.trial),
         kFirstSubrunStream + std::uint64_t(subrun));
     if (cell.method == "cf-ogl") {

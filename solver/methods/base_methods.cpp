@@ -14,13 +14,17 @@ namespace {
 MethodFactory makeNmf(MatrixCRef X, const MethodOptions& o, MethodContext&)
 {
     Nmf probe(X, o.rank, o.init); // validates on the caller's thread
+    const Algorithm algorithm = o.algorithm.value_or(defaultAlgorithm("nmf"));
+    const auto make = [rank = o.rank, init = o.init, algorithm](MatrixCRef data) {
+        auto nmf = std::make_unique<Nmf>(data, rank, init);
+        nmf->setAlgorithm(algorithm);
+        return nmf;
+    };
     if (o.ncw) {
         const std::shared_ptr<const NcwData> data = makeNcwData(X, nullptr, true);
-        return [data, rank = o.rank, init = o.init] {
-            return std::make_unique<Ncw>(data, std::make_unique<Nmf>(data->Xw, rank, init));
-        };
+        return [data, make] { return std::make_unique<Ncw>(data, make(data->Xw)); };
     }
-    return [X, rank = o.rank, init = o.init] { return std::make_unique<Nmf>(X, rank, init); };
+    return [X, make] { return make(X); };
 }
 
 MethodFactory makeCf(MatrixCRef X, const MethodOptions& o, MethodContext& context)

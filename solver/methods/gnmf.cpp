@@ -2,6 +2,7 @@
 #include "methods/gnmf.h"
 
 #include "graph/graph_terms.h"
+#include "methods/hals.h"
 #include "methods/lccf.h"
 
 namespace facet {
@@ -31,6 +32,19 @@ double Gnmf::regularizerObjective() const
 {
     return m_lambda == 0 ? 0
                          : m_lambda * m_terms.value(*m_graph, m_V, Scalar(m_lambda), m_vVersion);
+}
+
+} // namespace facet
+
+namespace facet {
+
+Nmf::GraphTerm Gnmf::halsGraphTerm() const
+{
+    if (m_lambda == 0)
+        return {}; // NMF's sweeps exactly (METHODS.md section 9: lambda = 0 is the plain method)
+    if (m_majorizer.size() != m_graph->size())
+        m_majorizer = halsGraphMajorizer(*m_graph);
+    return { m_graph.get(), Scalar(m_lambda), &m_majorizer };
 }
 
 } // namespace facet

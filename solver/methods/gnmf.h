@@ -26,11 +26,13 @@ public:
 protected:
     Regularizer vRegularizer() const override;
     double regularizerObjective() const override;
+    GraphTerm halsGraphTerm() const override;
 
 private:
     std::shared_ptr<const Graph> m_graph;
     double m_lambda;
     mutable GraphTermCache m_terms; // the objective's gather also yields the next rule's parts
+    mutable Vector m_majorizer; // halsGraphMajorizer, made on the hals route's first step
 };
 
 // METHODS.md 2.3, SemiGNMF: GNMF on the kNN graph with the known labels written in

@@ -63,8 +63,11 @@ MethodFactory makeGnmf(MatrixCRef X, const MethodOptions& o, MethodContext& cont
     const double lambda = graphLambda(o);
     const std::shared_ptr<const Graph> graph = knnGraph(X, o, context);
     Gnmf probe(X, graph, o.rank, lambda, o.init);
-    return [X, rank = o.rank, lambda, graph, init = o.init] {
-        return std::make_unique<Gnmf>(X, graph, rank, lambda, init);
+    const Algorithm algorithm = o.algorithm.value_or(defaultAlgorithm("gnmf"));
+    return [X, rank = o.rank, lambda, graph, init = o.init, algorithm] {
+        auto gnmf = std::make_unique<Gnmf>(X, graph, rank, lambda, init);
+        gnmf->setAlgorithm(algorithm);
+        return gnmf;
     };
 }
 
@@ -77,8 +80,11 @@ MethodFactory makeSemiGnmf(MatrixCRef X, const MethodOptions& o, MethodContext& 
     Gnmf probe(X, knnGraph(X, o, context), o.rank, lambda, o.init, "SemiGNMF");
     const auto graph
         = std::make_shared<const Graph>(applyLabelConstraints(*context.graph, o.knownLabels));
-    return [X, rank = o.rank, lambda, graph, init = o.init] {
-        return std::make_unique<SemiGnmf>(X, graph, rank, lambda, init);
+    const Algorithm algorithm = o.algorithm.value_or(defaultAlgorithm("semignmf"));
+    return [X, rank = o.rank, lambda, graph, init = o.init, algorithm] {
+        auto semi = std::make_unique<SemiGnmf>(X, graph, rank, lambda, init);
+        semi->setAlgorithm(algorithm);
+        return semi;
     };
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/algorithm.h"
 #include "core/method.h"
+#include "graph/graph.h"
 #include "methods/initialization.h"
 
 #include <cstdint>
@@ -20,6 +22,11 @@ public:
     // The same, with the method's label for the refusal of negative data (GNMF, CNMF, ...).
     Nmf(MatrixCRef X, int rank, InitKind init, const char* label);
 
+    // The route step() takes (core/algorithm.h): Mu, the default, is METHODS.md 1.1's rules; Hals
+    // the accelerated coordinate descent of methods/hals.h. Set before the solve starts.
+    void setAlgorithm(Algorithm algorithm) { m_algorithm = algorithm; }
+    Algorithm algorithm() const { return m_algorithm; }
+
     std::string_view name() const override { return "nmf"; }
     void initialize(Rng& rng) override;
     // Starts from given factors (warm start, or NMF-based initialization of other methods).
@@ -34,6 +41,8 @@ public:
     void exportTo(Factorization& out) const override;
     // "fused passes: ..." when step() takes the fused route (core/skinny_product.h: fusesPasses).
     std::vector<std::string> notes() const override;
+    // hals: the optimality violation its last step's first sweeps met (methods/hals.h); mu: NaN.
+    double stationarity() const override { return m_stationarity; }
 
     const Matrix& U() const { return m_U; }
     const Matrix& V() const { return m_V; }
@@ -46,6 +55,13 @@ protected:
     };
     virtual Regularizer vRegularizer() const { return {}; }
     virtual double regularizerObjective() const { return 0; }
+    // The V side's graph term lambda Tr(V^T L V) for the hals route (GNMF), or null.
+    struct GraphTerm {
+        const Graph* graph = nullptr;
+        Scalar lambda = 0;
+        const Vector* majorizer = nullptr; // halsGraphMajorizer(*graph)
+    };
+    virtual GraphTerm halsGraphTerm() const { return {}; }
     // X^T U and U^T U for the current U. `vChanged` = false only in the middle of a step, between
     // the U rule and the V rule, where V is what it was (its graph terms stay valid).
     void refreshCache(bool vChanged = true);
@@ -54,10 +70,13 @@ protected:
     // Cnmf clears its labelled rows there.
     void fusedStep(
         const std::function<void(Eigen::Index first, Eigen::Index count)>& afterRows = nullptr);
+    // The hals route of step(): U's sweeps on X V and V^T V, then V's on X^T U and U^T U.
+    void halsStep();
 
     MatrixCRef m_X;
     int m_rank;
     InitKind m_init;
+    Algorithm m_algorithm = Algorithm::Mu;
     double m_xNorm2; // ||X||_F^2
     Matrix m_U;
     Matrix m_V;
@@ -75,6 +94,8 @@ protected:
     const Matrix& vtv() const;
 
 private:
+    Matrix m_halsProduct; // X V for halsStep()
+    double m_stationarity = std::numeric_limits<double>::quiet_NaN();
     mutable Matrix m_VtV;
     mutable std::uint64_t m_vtvVersion = ~std::uint64_t(0); // m_vVersion of m_VtV; none yet
 };

@@ -62,6 +62,18 @@ std::optional<double> defaultLambda(const std::string& method)
     return std::nullopt;
 }
 
+Algorithm defaultAlgorithm(const std::string&)
+{
+    return Algorithm::Mu;
+}
+
+bool supportsAlgorithm(const std::string& method, Algorithm algorithm)
+{
+    if (algorithm == Algorithm::Mu)
+        return true;
+    return method == "nmf" || method == "gnmf" || method == "semignmf";
+}
+
 std::string methodLabel(const std::string& name)
 {
     static const std::pair<const char*, const char*> kLabels[]
@@ -88,9 +100,16 @@ MethodFactory makeMethodFactoryInto(
 {
     if (X.size() == 0)
         throw std::invalid_argument("the data is empty");
-    for (const MethodEntry& entry : methodTable())
-        if (entry.info.name == name)
-            return entry.make(X, options, context);
+    for (const MethodEntry& entry : methodTable()) {
+        if (entry.info.name != name)
+            continue;
+        if (options.algorithm && !entry.info.baseline
+            && !supportsAlgorithm(name, *options.algorithm))
+            throw std::invalid_argument("the " + std::string(algorithmName(*options.algorithm))
+                + " algorithm is available for nmf, gnmf and semignmf; " + name
+                + " runs the multiplicative rules (mu) only");
+        return entry.make(X, options, context);
+    }
     throw std::invalid_argument("unknown method '" + name + "' (known: " + knownNames() + ")");
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/algorithm.h"
 #include "core/gram.h"
 #include "core/method.h"
 #include "graph/graph.h"
@@ -22,6 +23,9 @@ enum class InitKind { Random, Nndsvd, Nmf, KMeans };
 
 struct MethodOptions {
     int rank = 0; // k
+    // How the objective is minimized (core/algorithm.h); unset: the method's default
+    // (defaultAlgorithm). Hals is refused for the methods that have no such route yet.
+    std::optional<Algorithm> algorithm;
     InitKind init = InitKind::Random; // CCF: Nmf when not set explicitly (initSet = false)
     bool initSet = false;
     std::optional<double> lambda; // unset: the method's default (LCCF/GNMF 100, LCF 0.3, OGL 1)
@@ -73,6 +77,11 @@ inline constexpr double kDefaultGraphLambda = 100;
 inline constexpr double kDefaultLcfLambda = 0.3;
 inline constexpr double kDefaultCfOglLambda = 1;
 std::optional<double> defaultLambda(const std::string& method);
+
+// The algorithm a method runs when MethodOptions::algorithm is unset, and whether it has a
+// route for `algorithm` at all.
+Algorithm defaultAlgorithm(const std::string& method);
+bool supportsAlgorithm(const std::string& method, Algorithm algorithm);
 
 // Shared, once-per-data-set pieces (the kernel operator, the kNN graph, ...).
 struct MethodContext {

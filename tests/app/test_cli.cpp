@@ -80,6 +80,9 @@ private slots:
             << (base + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--bogus"_s })
             << u"bogus"_s;
         QTest::newRow("command") << QStringList { u"frobnicate"_s } << u"unknown command"_s;
+        QTest::newRow("algorithm") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--algorithm"_s,
+                u"newton"_s }) << u"--algorithm must be mu or hals"_s;
         // Contradictions are refused, not silently overruled (issue 36, item 14).
         QTest::newRow("min-iter above max-iter") << (base
             + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--min-iter"_s, u"50"_s,
@@ -142,15 +145,20 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const QJsonObject o = readJson(json);
         for (const char* key : { "method", "params", "dataset", "n", "m", "rank", "seed",
-                 "iterations", "objective_history", "returned_objective", "stop_reason", "timings",
-                 "ac", "nmi", "labels" })
+                 "iterations", "objective_history", "time_history", "returned_objective",
+                 "stop_reason", "timings", "ac", "nmi", "labels" })
             QVERIFY2(o.contains(QLatin1String(key)), key);
+        QCOMPARE(o[u"params"_s][u"algorithm"_s].toString(), u"mu"_s); // the default, resolved
         QCOMPARE(o[u"method"_s].toString(), u"nmf"_s);
         QCOMPARE(o[u"n"_s].toInt(), 400);
         QCOMPARE(o[u"m"_s].toInt(), 1024);
         QCOMPARE(o[u"rank"_s].toInt(), 40);
         const QJsonArray history = o[u"objective_history"_s].toArray();
         QCOMPARE(history.size(), o[u"iterations"_s].toInt());
+        const QJsonArray times = o[u"time_history"_s].toArray();
+        QCOMPARE(times.size(), history.size());
+        for (qsizetype t = 1; t < times.size(); ++t)
+            QVERIFY(times[t].toDouble() >= times[t - 1].toDouble() && times[0].toDouble() >= 0);
         for (qsizetype t = 1; t < history.size(); ++t)
             QVERIFY(history[t].toDouble() <= history[t - 1].toDouble() * (1 + 1e-9));
         // NMF's normalization keeps U V^T, so the returned factors' objective is the last one.
@@ -170,6 +178,25 @@ private slots:
         QImage basis(png);
         QVERIFY(!basis.isNull());
         QVERIFY(basis.width() > 32 * 6);
+    }
+    void algorithmReachesTheRecord()
+    {
+        // --algorithm hals runs, and the run JSON names it; a method without that route refuses it.
+        QTemporaryDir dir;
+        const QString json = dir.filePath(u"g.json"_s);
+        const CliRun run = runCli({ u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+            u"gnmf"_s, u"--rank"_s, u"17"_s, u"--max-iter"_s, u"30"_s, u"--algorithm"_s, u"hals"_s,
+            u"--json"_s, json });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject o = readJson(json);
+        QCOMPARE(o[u"params"_s][u"algorithm"_s].toString(), u"hals"_s);
+        QCOMPARE(o[u"time_history"_s].toArray().size(), o[u"iterations"_s].toInt());
+        const CliRun cf = runCli({ u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+            u"cf"_s, u"--rank"_s, u"17"_s, u"--max-iter"_s, u"5"_s, u"--algorithm"_s, u"hals"_s,
+            u"--json"_s, dir.filePath(u"cf.json"_s) });
+        QVERIFY(cf.exitCode != 0);
+        QVERIFY2(
+            cf.err.contains(u"cf runs the multiplicative rules (mu) only"_s), qPrintable(cf.err));
     }
     void runsCfOnSwimmerWithoutLabels()
     {

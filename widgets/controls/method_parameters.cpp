@@ -19,13 +19,14 @@ const QHash<QString, Parameters>& table()
 {
     // From the registry entries (methods/*_methods.cpp): which MethodOptions fields each reads.
     static const QHash<QString, Parameters> parameters {
-        { QStringLiteral("nmf"), kFactorization | P::Ncw },
+        { QStringLiteral("nmf"), kFactorization | P::Ncw | P::Algorithm },
         { QStringLiteral("cf"), kFactorization | kKernel | P::Ncw },
         { QStringLiteral("lccf"), kFactorization | kKernel | P::Ncw | kKnnGraph },
         // GNMF and SemiGNMF always start at random (the Gnmf constructor takes no start).
-        { QStringLiteral("gnmf"), P::Replicates | P::ClusterMode | P::Cosine | kKnnGraph },
+        { QStringLiteral("gnmf"),
+            P::Replicates | P::ClusterMode | P::Cosine | kKnnGraph | P::Algorithm },
         { QStringLiteral("semignmf"),
-            P::Replicates | P::ClusterMode | P::Cosine | kKnnGraph | P::Labels },
+            P::Replicates | P::ClusterMode | P::Cosine | kKnnGraph | P::Labels | P::Algorithm },
         // LCF has no general form (its K must be >= 0) and no NCW form.
         { QStringLiteral("lcf"), kFactorization | P::Lambda | P::Kernel | P::NormalizeEach },
         { QStringLiteral("cnmf"), kFactorization | P::Labels },

@@ -146,6 +146,16 @@ void ParameterPanel::createWidgets()
                           "the factors of a short NMF run, or one k-means run (each basis "
                           "vector starts at a centroid)"));
 
+    m_algorithm = new QComboBox;
+    m_algorithm->setObjectName(QStringLiteral("algorithmCombo"));
+    m_algorithm->addItem(tr("default"), QStringLiteral("default"));
+    m_algorithm->addItem(tr("multiplicative rules (mu)"), QStringLiteral("mu"));
+    m_algorithm->addItem(tr("coordinate descent (hals)"), QStringLiteral("hals"));
+    m_algorithm->setToolTip(
+        tr("How the objective is minimized. mu: the paper's multiplicative rules, exactly as "
+           "published. hals: accelerated coordinate descent, the same objective's solution in "
+           "far fewer iterations."));
+
     m_labelMode = new QButtonGroup(this);
     m_fractionRadio = new QRadioButton(tr("Fraction"));
     m_fractionRadio->setObjectName(QStringLiteral("labeledFractionRadio"));
@@ -243,6 +253,7 @@ void ParameterPanel::createLayout()
         { { key("generalForm"), m_generalForm }, { key("ncw"), m_ncw },
             { key("normalizeEach"), m_normalizeEach } });
     addRow(tr("S&tart:"), m_init, { { key("init"), m_init } });
+    addRow(tr("Al&gorithm:"), m_algorithm, { { key("algorithm"), m_algorithm } });
 
     addRow(tr("R&estarts:"), m_replicates, { { key("replicates"), m_replicates } });
     addRow(tr("&Clusters:"), pair(m_clusterMode, m_cosine, false),

@@ -125,6 +125,7 @@ private:
     QCheckBox* m_ncw = nullptr;
     QCheckBox* m_normalizeEach = nullptr;
     QComboBox* m_init = nullptr;
+    QComboBox* m_algorithm = nullptr;
     QButtonGroup* m_labelMode = nullptr;
     QRadioButton* m_fractionRadio = nullptr;
     QRadioButton* m_perClassRadio = nullptr;

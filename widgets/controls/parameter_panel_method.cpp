@@ -30,6 +30,9 @@ void ParameterPanel::setMethod(const QString& method)
 
     m_init->setItemText(
         0, tr("default (%1)").arg(m_init->itemText(m_init->findData(defaultInit(method)))));
+    m_algorithm->setItemText(0,
+        tr("default (%1)")
+            .arg(QString::fromLatin1(algorithmName(defaultAlgorithm(method.toStdString())))));
     m_lambda->setToolTips(
         tr("λ, the weight of the %1 term. Log scale from 0.01 to 10000; default %2")
             .arg(method == u"lcf" ? tr("locality") : tr("graph"))
@@ -88,6 +91,7 @@ void ParameterPanel::updateVisibility()
         { QStringLiteral("ncw"), has(Parameter::Ncw) },
         { QStringLiteral("normalizeEach"), has(Parameter::NormalizeEach) },
         { QStringLiteral("init"), has(Parameter::Init) },
+        { QStringLiteral("algorithm"), has(Parameter::Algorithm) },
         { QStringLiteral("labels"), has(Parameter::Labels) },
         { QStringLiteral("replicates"), has(Parameter::Replicates) },
         { QStringLiteral("clusterMode"), has(Parameter::ClusterMode) },

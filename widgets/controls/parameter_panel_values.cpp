@@ -79,6 +79,7 @@ QVariantMap ParameterPanel::defaults(const QString& method)
         { QStringLiteral("ncw"), false },
         { QStringLiteral("normalizeEach"), false },
         { QStringLiteral("init"), QStringLiteral("default") },
+        { QStringLiteral("algorithm"), QStringLiteral("default") },
         { QStringLiteral("labelMode"), QStringLiteral("fraction") },
         { QStringLiteral("labeledFraction"), 0.3 },
         { QStringLiteral("labeledPerClass"), 2 },
@@ -109,6 +110,7 @@ QVariantMap ParameterPanel::values() const
         { QStringLiteral("ncw"), m_ncw->isChecked() },
         { QStringLiteral("normalizeEach"), m_normalizeEach->isChecked() },
         { QStringLiteral("init"), m_init->currentData() },
+        { QStringLiteral("algorithm"), m_algorithm->currentData() },
         { QStringLiteral("labelMode"),
             m_perClassRadio->isChecked() ? QStringLiteral("perClass")
                                          : QStringLiteral("fraction") },
@@ -149,6 +151,7 @@ void ParameterPanel::setValues(const QVariantMap& stored)
     m_ncw->setChecked(flag("ncw"));
     m_normalizeEach->setChecked(flag("normalizeEach"));
     selectData(m_init, v.value(QStringLiteral("init")));
+    selectData(m_algorithm, v.value(QStringLiteral("algorithm")));
     (v.value(QStringLiteral("labelMode")).toString() == u"perClass" ? m_perClassRadio
                                                                     : m_fractionRadio)
         ->setChecked(true);
@@ -207,6 +210,8 @@ void ParameterPanel::applyTo(RunOptions& options) const
         o.init = initKind(m_init->currentData().toString());
         o.initSet = true;
     }
+    if (has(Parameter::Algorithm) && m_algorithm->currentData().toString() != u"default")
+        o.algorithm = parseAlgorithm(m_algorithm->currentData().toString().toStdString());
     // Without labels the semi-supervised method gets none (a fraction would be refused).
     if (has(Parameter::Labels) && m_labelsAvailable) {
         if (m_perClassRadio->isChecked())

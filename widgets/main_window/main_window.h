@@ -68,6 +68,12 @@ public:
     void continueRun();
     // Whether continueRun() can start: a result of one of those methods, with its factors.
     bool canContinue() const;
+    // Auto re-run's start (issue 35): when `next` differs from the shown result's options only in
+    // a continuous parameter (lambda, beta, mu, the heat width, the kernel's degree, offset or
+    // width) on the same data, method and rank, the same options starting from the shown
+    // factors (one replicate, counted from 1, named in the Runs table); otherwise none, and the
+    // run starts afresh from its seed.
+    std::optional<RunOptions> warmStartOptions(const RunOptions& next);
     // Shows a trial of the experiment view as the explorer's dataset and runs it with the cell's
     // exact options (and one inner thread, so the numbers are the cell's).
     void openTrialRun(const TrialRun& run);

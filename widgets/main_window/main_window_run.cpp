@@ -12,6 +12,7 @@
 #include "models/run_history_model.h"
 #include "runs/run_summary.h"
 #include "session/session.h"
+#include "util/params_json.h"
 #include "views/convergence_plot.h"
 
 #include <QLabel>
@@ -33,7 +34,69 @@ void MainWindow::startRun()
 void MainWindow::restartRun()
 {
     m_rerunTimer->stop();
-    submitRun();
+    const RunOptions next = m_controls->runOptions();
+    if (const std::optional<RunOptions> warm = warmStartOptions(next)) {
+        submitRun(*warm, false);
+        statusBar()->showMessage(
+            tr("Running %1 from the shown factors (warm start)...").arg(methodTitle(warm->method)));
+        return;
+    }
+    submitRun(next, false);
+}
+
+namespace {
+
+// The options with the continuous parameters and the start set aside: two runs whose stripped
+// options agree differ at most in a value a warm start can follow.
+QJsonObject withoutContinuousParameters(RunOptions o)
+{
+    o.params.lambda.reset();
+    o.params.beta = 0;
+    o.params.mu = 0;
+    o.params.heatT.reset();
+    o.params.sigma.reset();
+    o.params.degree = 0;
+    o.params.offset = 0;
+    return runParamsToJson(o);
+}
+
+QJsonObject withoutStart(RunOptions o)
+{
+    o.driver.start.reset();
+    o.driver.startHistory.clear();
+    o.driver.startSource.clear();
+    return runParamsToJson(o);
+}
+
+} // namespace
+
+std::optional<RunOptions> MainWindow::warmStartOptions(const RunOptions& next)
+{
+    if (!canContinue() || next.method != m_resultOptions.method
+        || next.params.rank != m_resultOptions.params.rank || runData(next.method) != m_resultData)
+        return std::nullopt;
+    RunOptions a = next, b = m_resultOptions;
+    for (RunOptions* o : { &a, &b }) {
+        o->driver.start.reset();
+        o->driver.startHistory.clear();
+        o->driver.startSource.clear();
+        o->driver.replicates = 1; // a warm start runs one
+    }
+    if (withoutContinuousParameters(a) != withoutContinuousParameters(b)
+        || withoutStart(a) == withoutStart(b))
+        return std::nullopt; // something else changed, or nothing did: start afresh
+    const Factorization& f = m_result->factorization;
+    RunOptions warm = next;
+    warm.driver.replicates = 1;
+    warm.driver.start = std::make_shared<const std::vector<Matrix>>(
+        std::vector<Matrix> { f.W.size() > 0 ? f.W : f.basis, f.V });
+    warm.driver.startHistory.clear(); // a new objective: its iterations count from 1
+    warm.driver.startSource = tr("warm start from the shown %1 run (k = %2, %3 iterations)")
+                                  .arg(QString::fromStdString(methodLabel(m_resultOptions.method)))
+                                  .arg(m_resultOptions.params.rank)
+                                  .arg(f.iterations)
+                                  .toStdString();
+    return warm;
 }
 
 void MainWindow::onOptionsChanged()

@@ -34,6 +34,7 @@ RunResult resultOf(const RunRecord& run)
     f.W = run.W;
     f.history = run.history;
     f.segmentStarts = run.segmentStarts;
+    f.times = run.times;
     f.iterations = run.summary.iterations;
     f.stopReason = run.summary.stopReason;
     f.returnedObjective = run.summary.returnedObjective;

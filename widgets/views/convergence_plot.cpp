@@ -127,24 +127,112 @@ void ConvergencePlot::setTitle(const QString& title)
 void ConvergencePlot::clearCurrent()
 {
     m_readout->hide();
-    for (QCPGraph* graph : std::as_const(m_graphs))
+    for (QCPGraph* graph : std::as_const(m_graphs)) {
+        forgetGraph(graph);
         m_plot->removeGraph(graph);
+    }
     m_graphs.clear();
     for (QCPItemStraightLine* line : std::as_const(m_segmentLines))
         m_plot->removeItem(line);
     m_segmentLines.clear();
-    m_changeGraph->data()->clear();
+    m_segmentStarts.clear();
+    m_shownTimes.clear();
+    forgetGraph(m_changeGraph);
     m_changeReplicate = -1;
     m_note->setVisible(false);
-    m_returnedGraph->data()->clear();
+    forgetGraph(m_returnedGraph);
     m_returnedGraph->removeFromLegend();
+}
+
+void ConvergencePlot::addPoint(QCPGraph* graph, double iteration, double seconds, double value)
+{
+    Series& series = m_series[graph];
+    series.iterations.append(iteration);
+    series.seconds.append(seconds);
+    series.values.append(value);
+    const double key = m_xAxis == XAxis::Seconds ? seconds : iteration;
+    if (std::isfinite(key))
+        graph->addData(key, value);
+}
+
+void ConvergencePlot::forgetGraph(QCPGraph* graph)
+{
+    m_series.remove(graph);
+    graph->data()->clear();
+}
+
+void ConvergencePlot::showKeys(QCPGraph* graph)
+{
+    const Series series = m_series.value(graph);
+    QVector<double> keys, values;
+    for (qsizetype i = 0; i < series.values.size(); ++i) {
+        const double key = m_xAxis == XAxis::Seconds ? series.seconds[i] : series.iterations[i];
+        if (!std::isfinite(key))
+            continue;
+        keys.append(key);
+        values.append(series.values[i]);
+    }
+    graph->setData(keys, values, true);
+}
+
+void ConvergencePlot::setXAxis(XAxis axis)
+{
+    m_xAxis = axis;
+    m_timeAction->setChecked(axis == XAxis::Seconds);
+    m_readout->hide();
+    for (auto it = m_series.constBegin(); it != m_series.constEnd(); ++it)
+        showKeys(const_cast<QCPGraph*>(it.key()));
+    m_plot->xAxis->setLabel(
+        axis == XAxis::Seconds ? tr("seconds from the start of the solve") : tr("iteration"));
+    placeSegmentLines();
+    rescale();
+}
+
+// History index s is iteration s + 1: a dashed line between the last iteration of one segment
+// and the first of the next, at their mid-point in time on the seconds axis.
+void ConvergencePlot::placeSegmentLines()
+{
+    for (QCPItemStraightLine* line : std::as_const(m_segmentLines))
+        m_plot->removeItem(line);
+    m_segmentLines.clear();
+    for (int start : m_segmentStarts) {
+        double x = start + 0.5;
+        if (m_xAxis == XAxis::Seconds) {
+            const auto at = [this](int i) {
+                return i >= 0 && i < int(m_shownTimes.size()) ? m_shownTimes[std::size_t(i)]
+                                                              : std::nan("");
+            };
+            x = 0.5 * (at(start - 1) + at(start));
+            if (!std::isfinite(x))
+                continue;
+        }
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DashLine));
+        line->point1->setCoords(x, 1);
+        line->point2->setCoords(x, 2);
+        m_segmentLines.append(line);
+    }
+}
+
+double ConvergencePlot::iterationOfPoint(const QCPGraph& graph, int index) const
+{
+    const double key = graph.data()->at(index)->key;
+    if (m_xAxis == XAxis::Iterations)
+        return key;
+    const Series series = m_series.value(&graph);
+    for (qsizetype i = 0; i < series.seconds.size(); ++i)
+        if (series.seconds[i] == key)
+            return series.iterations[i];
+    return key;
 }
 
 void ConvergencePlot::clear()
 {
     clearCurrent();
-    for (const Overlay& overlay : std::as_const(m_overlays))
+    for (const Overlay& overlay : std::as_const(m_overlays)) {
+        forgetGraph(overlay.graph);
         m_plot->removeGraph(overlay.graph);
+    }
     m_overlays.clear();
     setTitle(tr("Objective per iteration"));
     m_waiting = false;
@@ -161,28 +249,28 @@ void ConvergencePlot::beginRun(
     m_waitingForEnd = !reportsIterations;
     m_showingRun = false;
     if (!earlier.empty()) {
-        setHistory(graphFor(0), earlier);
+        setHistory(graphFor(0), earlier); // no times: the earlier run's are not known here
         m_changeReplicate = 0; // the continued run's reports follow on the same line
     }
     rescale();
 }
 
-void ConvergencePlot::setHistory(
-    QCPGraph* graph, const std::vector<double>& history, const std::vector<int>& segmentStarts)
+// `times` (Factorization::times) belong to the last times.size() entries of the history.
+void ConvergencePlot::setHistory(QCPGraph* graph, const std::vector<double>& history,
+    const std::vector<int>& segmentStarts, const std::vector<double>& times)
 {
-    QVector<double> keys(qsizetype(history.size()));
-    QVector<double> values(qsizetype(history.size()));
+    forgetGraph(graph);
+    const std::size_t offset = history.size() - std::min(times.size(), history.size());
     for (std::size_t i = 0; i < history.size(); ++i) {
-        keys[qsizetype(i)] = double(i + 1);
-        values[qsizetype(i)] = history[i];
+        const double seconds = i >= offset ? times[i - offset] : std::nan("");
+        addPoint(graph, double(i + 1), seconds, history[i]);
         // IterationReport's definition: (O[t-1] - O[t]) / O[t]; none across a segment's start,
         // where the objective jumps by the change of beta or the normalization, not by a step.
         const bool segmentStart
             = std::find(segmentStarts.begin(), segmentStarts.end(), int(i)) != segmentStarts.end();
         if (i > 0 && !segmentStart)
-            addChange((history[i - 1] - history[i]) / history[i], int(i + 1));
+            addChange((history[i - 1] - history[i]) / history[i], int(i + 1), seconds);
     }
-    graph->setData(keys, values, true);
 }
 
 QCPGraph* ConvergencePlot::graphFor(int replicate)
@@ -207,12 +295,12 @@ QList<QCPGraph*> ConvergencePlot::objectiveGraphs() const
     return graphs;
 }
 
-void ConvergencePlot::addChange(double relativeChange, int iteration)
+void ConvergencePlot::addChange(double relativeChange, int iteration, double seconds)
 {
     // A log axis shows magnitudes; an exact 0 (a fixed point) has no place on it.
     const double magnitude = std::abs(relativeChange);
     if (std::isfinite(magnitude) && magnitude > 0)
-        m_changeGraph->addData(iteration, magnitude);
+        addPoint(m_changeGraph, iteration, seconds, magnitude);
 }
 
 void ConvergencePlot::appendReports(const QList<IterationReport>& reports)
@@ -220,13 +308,13 @@ void ConvergencePlot::appendReports(const QList<IterationReport>& reports)
     // Batches arrive in order; split them by replicate so each start keeps its own line. The
     // relative change follows the newest start (the one still descending).
     for (const IterationReport& report : reports) {
-        graphFor(report.replicate)->addData(report.iteration, report.objective);
+        addPoint(graphFor(report.replicate), report.iteration, report.seconds, report.objective);
         if (report.replicate != m_changeReplicate) {
-            m_changeGraph->data()->clear();
+            forgetGraph(m_changeGraph);
             m_changeReplicate = report.replicate;
         }
         if (report.iteration > 1)
-            addChange(report.relativeChange, report.iteration);
+            addChange(report.relativeChange, report.iteration, report.seconds);
     }
     rescale();
 }
@@ -240,20 +328,17 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
     QCPGraph* graph = graphFor(0);
     // The title above names the run; the legend only tells it from the compared runs.
     graph->setName(tr("this run"));
-    setHistory(graph, factorization.history, factorization.segmentStarts);
+    setHistory(graph, factorization.history, factorization.segmentStarts, factorization.times);
     // CF_OGL restarts its monotone descent when beta changes, and a continued graph method at
-    // its normalized factors' objective; a dashed line between the last iteration of one
-    // segment and the first of the next (history index s is iteration s + 1).
-    for (int start : factorization.segmentStarts) {
-        auto* line = new QCPItemStraightLine(m_plot);
-        line->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DashLine));
-        line->point1->setCoords(start + 0.5, 1);
-        line->point2->setCoords(start + 0.5, 2);
-        m_segmentLines.append(line);
-    }
+    // its normalized factors' objective: dashed lines between the segments.
+    m_segmentStarts = factorization.segmentStarts;
+    const Series& series = m_series[graph];
+    m_shownTimes.assign(series.seconds.begin(), series.seconds.end());
+    placeSegmentLines();
     if (returnedObjectiveDiffers(factorization)) {
-        m_returnedGraph->addData(
-            double(factorization.history.size()), factorization.returnedObjective);
+        addPoint(m_returnedGraph, double(factorization.history.size()),
+            m_shownTimes.empty() ? std::nan("") : m_shownTimes.back(),
+            factorization.returnedObjective);
         m_returnedGraph->addToLegend();
     }
     if (factorization.method == "pca") {
@@ -286,16 +371,18 @@ QString ConvergencePlot::describePoint(const QCPGraph& graph, int index) const
 {
     const auto points = graph.data();
     const double objective = points->at(index)->value;
+    const int iteration = int(iterationOfPoint(graph, index));
     if (&graph == m_returnedGraph)
         return tr("the returned factors, after the final normalization\n(iteration %1)\n"
                   "objective %2")
-            .arg(int(points->at(index)->key))
+            .arg(iteration)
             .arg(format(objective));
     QString text;
     if (graph.name().size() && objectiveGraphs().size() > 1)
         text = graph.name() + QLatin1Char('\n');
-    text
-        += tr("iteration %1\nobjective %2").arg(int(points->at(index)->key)).arg(format(objective));
+    text += tr("iteration %1\nobjective %2").arg(iteration).arg(format(objective));
+    if (m_xAxis == XAxis::Seconds)
+        text += tr("\nat %1 s").arg(points->at(index)->key, 0, 'g', 3);
     // Same definition as IterationReport::relativeChange: (O[t-1] - O[t]) / O[t].
     if (index > 0)
         text += tr("\nrelative change %1")

@@ -27,11 +27,11 @@ namespace facet {
 class LogAxisTicker;
 class PlotHoverReadout;
 
-// Objective against iteration on a log axis. While a run is on it grows in batches (one graph
-// per seeded start when there are several); when the run ends it shows the kept history alone.
-// Finished runs can stay as overlays for comparison, each in its own colour with a legend
-// entry. The current run's |relative change| can be shown on a right log axis; hovering shows
-// the nearest point's numbers; the context menu exports PNG, SVG or PDF.
+// Objective against iteration (or against seconds from the start of the solve) on a log axis. While
+// a run is on it grows in batches (one graph per seeded start when there are several); when the run
+// ends it shows the kept history alone. Finished runs can stay as overlays for comparison, each in
+// its own colour with a legend entry. The current run's |relative change| can be shown on a right
+// log axis; hovering shows the nearest point's numbers; the context menu exports PNG, SVG or PDF.
 class ConvergencePlot : public QWidget {
     Q_OBJECT
 
@@ -57,6 +57,14 @@ public:
     void clearOverlays();
     QStringList overlayNames() const;
     QColor overlayColor(const QString& name) const;
+
+    // What the horizontal axis counts: iterations, or seconds from the start of each run's solve
+    // (Factorization::times, IterationReport::seconds), so runs of different algorithms compare
+    // on time. Points without a time (a continued run's earlier part, a run saved before times
+    // were recorded) are left out of the seconds view.
+    enum class XAxis { Iterations, Seconds };
+    void setXAxis(XAxis axis);
+    XAxis xAxis() const { return m_xAxis; }
 
     // |relative change| |O[t-1] - O[t]| / O[t] of the current run on the right axis.
     void setRelativeChangeVisible(bool visible);
@@ -90,11 +98,23 @@ public:
 
 private:
     QCPGraph* graphFor(int replicate);
+    // Both coordinates of every point are kept, so the axis can switch; the graph gets the one
+    // the axis shows (none for a point without a time while seconds are shown).
+    struct Series {
+        QVector<double> iterations;
+        QVector<double> seconds; // NaN: not recorded
+        QVector<double> values;
+    };
+    void addPoint(QCPGraph* graph, double iteration, double seconds, double value);
+    void forgetGraph(QCPGraph* graph);
+    void showKeys(QCPGraph* graph);
+    void placeSegmentLines();
+    double iterationOfPoint(const QCPGraph& graph, int index) const;
     QList<QCPGraph*> objectiveGraphs() const;
     QString describePoint(const QCPGraph& graph, int index) const;
     void setHistory(QCPGraph* graph, const std::vector<double>& history,
-        const std::vector<int>& segmentStarts = {});
-    void addChange(double relativeChange, int iteration);
+        const std::vector<int>& segmentStarts = {}, const std::vector<double>& times = {});
+    void addChange(double relativeChange, int iteration, double seconds);
     void clearCurrent();
     void rescale();
     void rescaleChangeAxis();
@@ -130,6 +150,11 @@ private:
     QMenu* m_menu = nullptr;
     QAction* m_changeAction = nullptr;
     QAction* m_clearOverlaysAction = nullptr;
+    QAction* m_timeAction = nullptr;
+    XAxis m_xAxis = XAxis::Iterations;
+    QHash<const QCPGraph*, Series> m_series;
+    std::vector<int> m_segmentStarts; // of the shown history, placed by placeSegmentLines()
+    std::vector<double> m_shownTimes; // its times, aligned with its history (NaN: none)
     bool m_logScale = true; // a log axis cannot show objectives <= 0; then it falls back to linear
     bool m_changeVisible = true;
 };

@@ -55,6 +55,7 @@ void ConvergencePlot::rescale()
     bool haveValues = false;
     bool positive = true;
     int lastIteration = 1;
+    double lastSecond = 0;
     for (QCPGraph* graph : objectiveGraphs()) {
         for (const QCPGraphData& point : *graph->data()) {
             if (!std::isfinite(point.value))
@@ -64,8 +65,11 @@ void ConvergencePlot::rescale()
             highest = haveValues ? std::max(highest, point.value) : point.value;
             haveValues = true;
         }
-        if (!graph->data()->isEmpty())
-            lastIteration = std::max(lastIteration, int((graph->data()->constEnd() - 1)->key));
+        if (!graph->data()->isEmpty()) {
+            const double key = (graph->data()->constEnd() - 1)->key;
+            lastIteration = std::max(lastIteration, int(key));
+            lastSecond = std::max(lastSecond, key);
+        }
         // A line needs two points; short histories (PCA has one) show their points as well.
         if (graph != m_returnedGraph)
             graph->setScatterStyle(graph->dataCount() <= kMarkedPoints
@@ -74,8 +78,12 @@ void ConvergencePlot::rescale()
     }
     m_logScale = positive;
     // The returned factors' point sits on the last iteration: room for its circle.
-    const int room = m_returnedGraph->data()->isEmpty() ? 1 : std::max(2, lastIteration / 25);
-    m_plot->xAxis->setRange(0, std::max(10, lastIteration + room));
+    if (m_xAxis == XAxis::Seconds) {
+        m_plot->xAxis->setRange(0, lastSecond > 0 ? 1.04 * lastSecond : 1);
+    } else {
+        const int room = m_returnedGraph->data()->isEmpty() ? 1 : std::max(2, lastIteration / 25);
+        m_plot->xAxis->setRange(0, std::max(10, lastIteration + room));
+    }
 
     QCPAxis* y = m_plot->yAxis;
     // No point yet: a sentence in place of ticks that would describe no data.

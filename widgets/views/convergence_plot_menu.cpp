@@ -21,6 +21,14 @@ void ConvergencePlot::buildContextMenu()
     m_changeAction->setCheckable(true);
     m_changeAction->setChecked(m_changeVisible);
     connect(m_changeAction, &QAction::toggled, this, &ConvergencePlot::setRelativeChangeVisible);
+    m_timeAction = m_menu->addAction(tr("Plot against &time (seconds)"));
+    m_timeAction->setCheckable(true);
+    m_timeAction->setToolTip(tr("The horizontal axis counts seconds from the start of each "
+                                "run's solve instead of iterations, to compare algorithms"));
+    connect(m_timeAction, &QAction::toggled, this, [this](bool seconds) {
+        if ((m_xAxis == XAxis::Seconds) != seconds)
+            setXAxis(seconds ? XAxis::Seconds : XAxis::Iterations);
+    });
     m_menu->addAction(tr("&Fit to the data"), this, &ConvergencePlot::rescale);
     m_clearOverlaysAction
         = m_menu->addAction(tr("Remove the &compared runs"), this, &ConvergencePlot::clearOverlays);

@@ -31,8 +31,10 @@ void ConvergencePlot::addRun(const QString& name, const Factorization& factoriza
     graph->setPen(QPen(overlayColor(name), 1.5));
     graph->setName(name);
     const auto& history = factorization.history;
+    const auto& times = factorization.times;
+    const std::size_t offset = history.size() - std::min(times.size(), history.size());
     for (std::size_t i = 0; i < history.size(); ++i)
-        graph->addData(double(i + 1), history[i]);
+        addPoint(graph, double(i + 1), i >= offset ? times[i - offset] : std::nan(""), history[i]);
     m_overlays.append({ name, graph });
     rescale();
 }
@@ -43,6 +45,7 @@ bool ConvergencePlot::removeRun(const QString& name)
         if (m_overlays[i].name != name)
             continue;
         m_readout->hide();
+        forgetGraph(m_overlays[i].graph);
         m_plot->removeGraph(m_overlays[i].graph);
         m_overlays.removeAt(i);
         rescale();
@@ -54,8 +57,10 @@ bool ConvergencePlot::removeRun(const QString& name)
 void ConvergencePlot::clearOverlays()
 {
     m_readout->hide();
-    for (const Overlay& overlay : std::as_const(m_overlays))
+    for (const Overlay& overlay : std::as_const(m_overlays)) {
+        forgetGraph(overlay.graph);
         m_plot->removeGraph(overlay.graph);
+    }
     m_overlays.clear();
     rescale();
 }

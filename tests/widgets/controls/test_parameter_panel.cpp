@@ -33,15 +33,17 @@ namespace {
 QStringList expectedParameters(const QString& method)
 {
     static const QHash<QString, QString> expected {
-        { QStringLiteral("nmf"), QStringLiteral("ncw init replicates clusterMode cosine") },
+        { QStringLiteral("nmf"),
+            QStringLiteral("ncw init algorithm replicates clusterMode cosine") },
         { QStringLiteral("cf"),
             QStringLiteral("kernel generalForm ncw init replicates clusterMode cosine") },
         { QStringLiteral("lccf"),
             QStringLiteral(
                 "lambda p weight kernel generalForm ncw init replicates clusterMode cosine") },
-        { QStringLiteral("gnmf"), QStringLiteral("lambda p weight replicates clusterMode cosine") },
+        { QStringLiteral("gnmf"),
+            QStringLiteral("lambda p weight algorithm replicates clusterMode cosine") },
         { QStringLiteral("semignmf"),
-            QStringLiteral("lambda p weight replicates clusterMode cosine labels") },
+            QStringLiteral("lambda p weight algorithm replicates clusterMode cosine labels") },
         { QStringLiteral("lcf"),
             QStringLiteral("lambda kernel normalizeEach init replicates clusterMode cosine") },
         { QStringLiteral("cnmf"), QStringLiteral("init replicates clusterMode cosine labels") },
@@ -85,6 +87,7 @@ private Q_SLOTS:
     void methodComboStatesTheObjective();
     void lambdaSliderReachesRunOptions();
     void cfOglParametersReachRunOptions();
+    void algorithmReachesRunOptions();
     void valuesAreKeptPerMethodAndRestored();
 };
 
@@ -208,6 +211,26 @@ void TestParameterPanel::lambdaSliderReachesRunOptions()
     QCOMPARE(controls.runOptions().params.lambda.value_or(-1), 100.0);
     QVERIFY(controls.setMethod(QStringLiteral("nmf")));
     QVERIFY(!controls.runOptions().params.lambda.has_value());
+}
+
+void TestParameterPanel::algorithmReachesRunOptions()
+{
+    ControlPanel controls;
+    controls.show();
+    QVERIFY(controls.setMethod(QStringLiteral("nmf")));
+    auto* algorithm
+        = controls.parameterPanel()->findChild<QComboBox*>(QStringLiteral("algorithmCombo"));
+    QVERIFY(algorithm);
+    QCOMPARE(algorithm->itemText(0), QStringLiteral("default (mu)"));
+    QVERIFY(!controls.runOptions().params.algorithm.has_value()); // the method's default
+    algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("hals")));
+    QCOMPARE(controls.runOptions().params.algorithm, std::optional(Algorithm::Hals));
+    algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("mu")));
+    QCOMPARE(controls.runOptions().params.algorithm, std::optional(Algorithm::Mu));
+    // A method with no other route neither shows the row nor passes a choice on.
+    QVERIFY(controls.setMethod(QStringLiteral("cf")));
+    QVERIFY(!algorithm->isVisibleTo(controls.parameterPanel()));
+    QVERIFY(!controls.runOptions().params.algorithm.has_value());
 }
 
 void TestParameterPanel::cfOglParametersReachRunOptions()

@@ -75,6 +75,7 @@ private Q_SLOTS:
     void overlaysHaveALegendAndStableColours();
     void liveReportsAndRelativeChange();
     void segmentStartsAreMarked();
+    void timeAxisComparesRunsOnSeconds();
     void returnedFactorsPoint();
     void hoverShowsTheNearestPoint();
     void exportsPngSvgAndPdf();
@@ -202,6 +203,67 @@ void TestConvergencePlot::liveReportsAndRelativeChange()
     QCOMPARE(change->dataCount(), 24);
     QVERIFY(std::abs(change->data()->at(23)->value - batch[24].relativeChange) < 1e-12);
     saveScreenshot(*plot, QStringLiteral("convergence_relative_change.png"));
+}
+
+void TestConvergencePlot::timeAxisComparesRunsOnSeconds()
+{
+    auto plot = shownPlot();
+    QVERIFY(plot);
+    Factorization current = history(40, 3);
+    for (int t = 1; t <= 40; ++t)
+        current.times.push_back(0.01 * t);
+    current.segmentStarts = { 20 };
+    Factorization faster = history(30, 2);
+    for (int t = 1; t <= 30; ++t)
+        faster.times.push_back(0.002 * t);
+    plot->showHistory(current, QStringLiteral("NMF mu, k = 8"));
+    plot->addRun(QStringLiteral("NMF hals, k = 8"), faster);
+    plot->addRun(QStringLiteral("saved before times"), history(25, 4)); // no times
+    QCOMPARE(plot->xAxis(), ConvergencePlot::XAxis::Iterations);
+    QCOMPARE(plot->currentGraph()->data()->at(39)->key, 40.0);
+
+    // The context menu's "Plot against time" switches every curve to seconds.
+    QAction* time = nullptr;
+    for (QAction* action : plot->contextMenu()->actions())
+        if (action->text().contains(QStringLiteral("time")))
+            time = action;
+    QVERIFY(time && time->isCheckable() && !time->isChecked());
+    time->trigger();
+    QCOMPARE(plot->xAxis(), ConvergencePlot::XAxis::Seconds);
+    QCOMPARE(plot->plot()->xAxis->label(), QStringLiteral("seconds from the start of the solve"));
+    QCPGraph* graph = plot->currentGraph();
+    QCOMPARE(graph->dataCount(), 40);
+    QVERIFY(std::abs(graph->data()->at(39)->key - 0.40) < 1e-12);
+    QCOMPARE(graph->data()->at(39)->value, current.history.back());
+    int withTimes = -1, withoutTimes = -1;
+    for (int i = 0; i < plot->plot()->graphCount(); ++i) {
+        QCPGraph* g = plot->plot()->graph(i);
+        if (g->name() == u"NMF hals, k = 8")
+            withTimes = g->dataCount();
+        if (g->name() == u"saved before times")
+            withoutTimes = g->dataCount();
+    }
+    QCOMPARE(withTimes, 30);
+    QCOMPARE(withoutTimes, 0); // nothing to place on a time axis
+    QVERIFY(plot->plot()->xAxis->range().upper >= 0.40 && plot->plot()->xAxis->range().upper < 1);
+    // The segment line sits between iterations 20 and 21, in seconds.
+    QCOMPARE(plot->segmentMarkerCount(), 1);
+    // Hovering still names the iteration.
+    QVERIFY(plot->relativeChangeGraph()->data()->at(0)->key < 0.1);
+
+    // Live reports carry their seconds too.
+    plot->beginRun(QStringLiteral("NMF, k = 4"));
+    plot->appendReports({ { 1, 10.0, 0, 0, 0.5 }, { 2, 9.0, 1.0 / 9, 0, 0.75 } });
+    QCOMPARE(plot->currentGraph()->data()->at(1)->key, 0.75);
+    saveScreenshot(*plot, QStringLiteral("convergence_time_axis.png"));
+
+    // And back: iterations again, every point restored.
+    time->trigger();
+    QCOMPARE(plot->xAxis(), ConvergencePlot::XAxis::Iterations);
+    QCOMPARE(plot->currentGraph()->data()->at(1)->key, 2.0);
+    for (int i = 0; i < plot->plot()->graphCount(); ++i)
+        if (plot->plot()->graph(i)->name() == u"saved before times")
+            QCOMPARE(plot->plot()->graph(i)->dataCount(), 25);
 }
 
 void TestConvergencePlot::segmentStartsAreMarked()

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Live tuning (issue 35): when auto re-run follows a change of a continuous parameter on the same
+// data, method and rank, the new run starts from the shown run's factors and the Runs table says
+// so; any other change starts afresh from the seed.
+
+#include "controls/control_panel.h"
+#include "controls/log_slider.h"
+#include "controls/parameter_panel.h"
+#include "main_window/main_window.h"
+#include "main_window_fixture.h"
+#include "models/run_history_model.h"
+
+#include <QSignalSpy>
+#include <QSlider>
+#include <QtTest>
+
+using namespace facet;
+using namespace facet::testing;
+
+class TestLiveTuning : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { useTestSettings(QStringLiteral("widgets_live_tuning")); }
+    void autoRerunWarmStartsAfterAContinuousChange();
+};
+
+void TestLiveTuning::autoRerunWarmStartsAfterAContinuousChange()
+{
+    auto window = makeWindow();
+    QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+    ControlPanel* controls = window->controlPanel();
+    QVERIFY(controls->setMethod(QStringLiteral("gnmf")));
+    controls->setRank(17);
+    controls->setMaxIterations(40);
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+    QVERIFY(!window->lastSubmittedOptions().driver.start);
+    const Matrix shownV = window->lastResult()->factorization.V;
+
+    // lambda moves: the re-run starts from the shown factors, counting from 1.
+    QTest::mouseClick(controls->autoRerunCheck(), Qt::LeftButton);
+    QVERIFY(controls->autoRerun());
+    LogSlider* lambda = controls->parameterPanel()->lambdaSlider();
+    QTest::keyClick(lambda->slider(), Qt::Key_PageDown);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+    const RunOptions& warm = window->lastSubmittedOptions();
+    QVERIFY(warm.driver.start);
+    QCOMPARE(warm.driver.start->at(1), shownV);
+    QVERIFY(warm.driver.startHistory.empty());
+    QCOMPARE(warm.params.lambda, std::optional(lambda->value()));
+    QVERIFY(QString::fromStdString(warm.driver.startSource).startsWith(u"warm start from"));
+    RunHistoryModel* runs = window->runHistory();
+    QCOMPARE(runs->rowCount(), 2);
+    QVERIFY2(runs->run(1).name.contains(u"warm start"), qPrintable(runs->run(1).name));
+    QVERIFY(runs->data(runs->index(1, 0), Qt::ToolTipRole).toString().contains(u"warm start"));
+
+    // The rank changes: a different problem, started afresh from the seed.
+    controls->setRank(12);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, kRunTimeoutMs);
+    QVERIFY(!window->lastSubmittedOptions().driver.start);
+    QVERIFY(!runs->run(2).name.contains(u"warm start"));
+}
+
+#include "facet_test.h"
+FACET_TEST_MAIN(TestLiveTuning)
+#include "test_live_tuning.moc"
