@@ -18,21 +18,8 @@ ITERATIONS="${3:-50}"
 REPEATS="${4:-3}"
 PY=/usr/bin/python3 # Debian's python3-sklearn lives in the system interpreter
 
-# Debian's scikit-learn and the threaded OpenBLAS, installed if missing (as root), else the
-# command that would do it.
-packages=(python3-sklearn python3-threadpoolctl libopenblas0-pthread)
-missing=()
-for pkg in "${packages[@]}"; do
-  dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null | grep -qx installed || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "compare_sklearn.sh needs: sudo apt-get install -y ${missing[*]}" >&2
-    exit 1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source "$ROOT/bench/sklearn_env.sh"
+require_sklearn compare_sklearn.sh
 [ -x "$CLI" ] || { echo "facet-cli not found at $CLI (build it, or pass its path)" >&2; exit 1; }
 
 OUT="$(mktemp -d)"
@@ -43,20 +30,8 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   --repeats "$REPEATS" --no-score --json "$OUT/facet.json" >"$OUT/facet.txt"
 grep -E '^(machine|facet-cli bench)' "$OUT/facet.txt"
 
-# OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE may pin OpenBLAS to an older kernel on this machine
-# (the environment's doc: unset both together, in the benchmark command alone). OpenBLAS 0.3.21
-# (Debian 12) does not know every CPU it meets: on an Intel Xeon of family 6, model 207 it fell
-# back to its SSE3 "Prescott" kernel, a third of the speed. So the kernel is chosen from the
-# CPU's flags, the newest one they allow, the one it picks itself on the AMD Zen 5 host:
-# Cooperlake (AVX-512 with BF16), SkylakeX (AVX-512), Haswell (AVX2); else its own detection.
-flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
-coretype=()
-case "$flags" in
-  *avx512_bf16*) coretype=(OPENBLAS_CORETYPE=Cooperlake) ;;
-  *avx512f*) coretype=(OPENBLAS_CORETYPE=SkylakeX) ;;
-  *avx2*) coretype=(OPENBLAS_CORETYPE=Haswell) ;;
-esac
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "${coretype[@]}" "$PY" - "$OUT" "$ITERATIONS" "$REPEATS" <<'EOF'
+sklearn_env
+env "${SKLEARN_ENV[@]}" "$PY" - "$OUT" "$ITERATIONS" "$REPEATS" <<'EOF'
 import json, os, statistics, sys, time, warnings
 import numpy as np
 from sklearn.decomposition import NMF

@@ -29,19 +29,8 @@ SEEDS="${3:-5}"
 PY=/usr/bin/python3
 DATA="${FACET_DATA_DIR:-$ROOT/../shared/data}"
 
-packages=(python3-sklearn python3-threadpoolctl python3-scipy libopenblas0-pthread)
-missing=()
-for pkg in "${packages[@]}"; do
-  dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null | grep -qx installed || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "to_solution.sh needs: sudo apt-get install -y ${missing[*]}" >&2
-    exit 1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source "$ROOT/bench/sklearn_env.sh"
+require_sklearn to_solution.sh python3-scipy
 [ -x "$CLI" ] || { echo "facet-cli not found at $CLI (build it, or pass its path)" >&2; exit 1; }
 
 declare -A FILES=([orl]=ORL_32x32.mat [yale]=Yale_32x32.mat [coil20]=COIL20.mat [mnist]=mnist.mat)
@@ -68,16 +57,8 @@ for pair in "${pairs[@]}"; do
   done
 done
 
-# OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE may pin OpenBLAS to an older kernel on this machine: unset
-# both, for this command alone, and choose the kernel from the CPU's flags (compare_sklearn.sh).
-flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
-coretype=()
-case "$flags" in
-  *avx512_bf16*) coretype=(OPENBLAS_CORETYPE=Cooperlake) ;;
-  *avx512f*) coretype=(OPENBLAS_CORETYPE=SkylakeX) ;;
-  *avx2*) coretype=(OPENBLAS_CORETYPE=Haswell) ;;
-esac
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "${coretype[@]}" "$PY" - "$OUT" "$DATASETS" "$SEEDS" <<'EOF'
+sklearn_env
+env "${SKLEARN_ENV[@]}" "$PY" - "$OUT" "$DATASETS" "$SEEDS" <<'EOF'
 import json, statistics, sys, time, warnings
 import numpy as np
 import scipy.io
