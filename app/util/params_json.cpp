@@ -54,9 +54,7 @@ QJsonObject runParamsToJson(const RunOptions& o)
         { u"kmeans-replicates"_s, o.cluster.replicates },
         { u"clusters"_s, o.clusters },
         { u"init"_s, m.initSet ? choiceName(kInitChoices, m.init) : u"default"_s },
-        // the algorithm that ran, resolved from the method's default when none was asked for
-        { u"algorithm"_s,
-            choiceName(kAlgorithmChoices, m.algorithm.value_or(defaultAlgorithm(o.method))) },
+
         { u"lambda"_s, optional(m.lambda) },
         { u"p"_s, m.p },
         // exact or HNSW neighbours give different graphs, so the choice determines the run
@@ -76,6 +74,11 @@ QJsonObject runParamsToJson(const RunOptions& o)
         { u"general-form"_s, m.generalForm },
         { u"normalize-each"_s, m.normalizeEach },
     };
+    // The algorithm that ran, resolved from the method's default when none was asked for; the
+    // baselines (k-means, PCA) have none.
+    if (const MethodInfo* info = findMethod(o.method); !info || !info->baseline)
+        params.insert(u"algorithm"_s,
+            choiceName(kAlgorithmChoices, m.algorithm.value_or(defaultAlgorithm(o.method))));
     if (o.labeledFraction > 0)
         params.insert(u"labeled-fraction"_s, o.labeledFraction);
     if (o.labeledPerClass > 0)

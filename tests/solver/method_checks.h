@@ -50,6 +50,22 @@ inline Matrix blobs(int d, int c, int per, std::vector<int>& labels, std::uint64
     return X;
 }
 
+// c clusters of n / c samples in m dimensions: non-negative centres plus uniform noise of 0.15;
+// sample j belongs to cluster j % c (appended to `truth` when given).
+inline Matrix clustered(
+    Eigen::Index m, Eigen::Index n, int c, std::uint64_t seed, std::vector<int>* truth = nullptr)
+{
+    Rng rng(seed);
+    const Matrix centres = rng.uniformMatrix(m, c);
+    Matrix X = 0.15 * rng.uniformMatrix(m, n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        X.col(j) += centres.col(j % c);
+        if (truth)
+            truth->push_back(int(j % c));
+    }
+    return X;
+}
+
 // The columns of X shifted to mean zero: data whose K has negative entries.
 inline Matrix centred(const Matrix& X)
 {

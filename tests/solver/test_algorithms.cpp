@@ -19,18 +19,11 @@ using Index = Eigen::Index;
 
 namespace {
 
-// c clusters of n / c samples in m dimensions, non-negative, with known classes.
+// c clusters of n / c samples (method_checks.h), their classes in `truth`.
 Matrix clusteredSamples(Index m, Index n, int c, std::uint64_t seed, std::vector<int>& truth)
 {
-    Rng rng(seed);
-    const Matrix centres = rng.uniformMatrix(m, c);
-    Matrix X = 0.15 * rng.uniformMatrix(m, n);
     truth.clear();
-    for (Index j = 0; j < n; ++j) {
-        X.col(j) += centres.col(j % c);
-        truth.push_back(int(j % c));
-    }
-    return X;
+    return clustered(m, n, c, seed, &truth);
 }
 
 MethodOptions algorithmOptions(

@@ -21,20 +21,6 @@ Q_DECLARE_METATYPE(facet::GraphWeight)
 
 namespace {
 
-// c clusters of n / c samples in m dimensions: non-negative centres plus small uniform noise.
-Matrix clustered(Index m, Index n, int c, std::uint64_t seed, std::vector<int>* truth = nullptr)
-{
-    Rng rng(seed);
-    const Matrix centres = rng.uniformMatrix(m, c);
-    Matrix X = 0.15 * rng.uniformMatrix(m, n);
-    for (Index j = 0; j < n; ++j) {
-        X.col(j) += centres.col(j % c);
-        if (truth)
-            truth->push_back(int(j % c));
-    }
-    return X;
-}
-
 MethodOptions graphOptions(int rank, std::optional<double> lambda)
 {
     MethodOptions o;

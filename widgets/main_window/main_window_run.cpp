@@ -60,14 +60,6 @@ QJsonObject withoutContinuousParameters(RunOptions o)
     return runParamsToJson(o);
 }
 
-QJsonObject withoutStart(RunOptions o)
-{
-    o.driver.start.reset();
-    o.driver.startHistory.clear();
-    o.driver.startSource.clear();
-    return runParamsToJson(o);
-}
-
 } // namespace
 
 std::optional<RunOptions> MainWindow::warmStartOptions(const RunOptions& next)
@@ -83,7 +75,7 @@ std::optional<RunOptions> MainWindow::warmStartOptions(const RunOptions& next)
         o->driver.replicates = 1; // a warm start runs one
     }
     if (withoutContinuousParameters(a) != withoutContinuousParameters(b)
-        || withoutStart(a) == withoutStart(b))
+        || runParamsToJson(a) == runParamsToJson(b))
         return std::nullopt; // something else changed, or nothing did: start afresh
     const Factorization& f = m_result->factorization;
     RunOptions warm = next;

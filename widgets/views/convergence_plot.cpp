@@ -136,7 +136,6 @@ void ConvergencePlot::clearCurrent()
         m_plot->removeItem(line);
     m_segmentLines.clear();
     m_segmentStarts.clear();
-    m_shownTimes.clear();
     forgetGraph(m_changeGraph);
     m_changeReplicate = -1;
     m_note->setVisible(false);
@@ -198,9 +197,10 @@ void ConvergencePlot::placeSegmentLines()
     for (int start : m_segmentStarts) {
         double x = start + 0.5;
         if (m_xAxis == XAxis::Seconds) {
-            const auto at = [this](int i) {
-                return i >= 0 && i < int(m_shownTimes.size()) ? m_shownTimes[std::size_t(i)]
-                                                              : std::nan("");
+            // The shown history is the first start's graph (showHistory).
+            const QVector<double> seconds = m_series.value(m_graphs.value(0)).seconds;
+            const auto at = [&seconds](int i) {
+                return i >= 0 && i < seconds.size() ? seconds[i] : std::nan("");
             };
             x = 0.5 * (at(start - 1) + at(start));
             if (!std::isfinite(x))
@@ -332,13 +332,11 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
     // CF_OGL restarts its monotone descent when beta changes, and a continued graph method at
     // its normalized factors' objective: dashed lines between the segments.
     m_segmentStarts = factorization.segmentStarts;
-    const Series& series = m_series[graph];
-    m_shownTimes.assign(series.seconds.begin(), series.seconds.end());
     placeSegmentLines();
     if (returnedObjectiveDiffers(factorization)) {
+        const QVector<double>& seconds = m_series[graph].seconds;
         addPoint(m_returnedGraph, double(factorization.history.size()),
-            m_shownTimes.empty() ? std::nan("") : m_shownTimes.back(),
-            factorization.returnedObjective);
+            seconds.isEmpty() ? std::nan("") : seconds.back(), factorization.returnedObjective);
         m_returnedGraph->addToLegend();
     }
     if (factorization.method == "pca") {

@@ -154,7 +154,6 @@ private:
     XAxis m_xAxis = XAxis::Iterations;
     QHash<const QCPGraph*, Series> m_series;
     std::vector<int> m_segmentStarts; // of the shown history, placed by placeSegmentLines()
-    std::vector<double> m_shownTimes; // its times, aligned with its history (NaN: none)
     bool m_logScale = true; // a log axis cannot show objectives <= 0; then it falls back to linear
     bool m_changeVisible = true;
 };

@@ -9,6 +9,7 @@
 #include "main_window/main_window.h"
 #include "main_window_fixture.h"
 #include "models/run_history_model.h"
+#include "screenshot.h"
 
 #include <QSignalSpy>
 #include <QSlider>
@@ -55,6 +56,7 @@ void TestLiveTuning::autoRerunWarmStartsAfterAContinuousChange()
     QCOMPARE(runs->rowCount(), 2);
     QVERIFY2(runs->run(1).name.contains(u"warm start"), qPrintable(runs->run(1).name));
     QVERIFY(runs->data(runs->index(1, 0), Qt::ToolTipRole).toString().contains(u"warm start"));
+    saveScreenshot(*window, QStringLiteral("live_tuning_warm_start.png"));
 
     // The rank changes: a different problem, started afresh from the seed.
     controls->setRank(12);
