@@ -243,7 +243,7 @@ QList<QCommandLineOption> runOptionList()
         { u"general-form"_s, u"Force the general form"_s },
         { u"normalize-each"_s, u"LCF: normalize after every iteration"_s },
         { u"init"_s, u"random, nndsvd, nmf or kmeans"_s, u"kind"_s },
-        { u"algorithm"_s, u"mu or hals"_s, u"name"_s },
+        { u"algorithm"_s, u"mu, hals, mu-ex or hals-ex"_s, u"name"_s },
         { u"labeled-fraction"_s, u"Labelled fraction per class"_s, u"f"_s },
         { u"labeled-per-class"_s, u"Labelled samples per class"_s, u"n"_s },
         { u"basis-png"_s, u"Basis PNG"_s, u"file"_s },
@@ -358,9 +358,11 @@ QString usageText(Command command)
                "  --general-form       force the general form of 1.4 (cf, lccf, ccf)\n"
                "  --normalize-each     lcf: normalize after every iteration (not monotone)\n"
                "  --init KIND          random, nndsvd, nmf or kmeans (ccf: nmf)\n"
-               "  --algorithm NAME     mu (the papers' multiplicative rules, every method) or\n"
+               "  --algorithm NAME     mu (the papers' multiplicative rules, every method),\n"
                "                       hals (accelerated coordinate descent: nmf, gnmf,\n"
-               "                       semignmf; reaches the same objective's solution sooner)\n"
+               "                       semignmf), mu-ex or hals-ex (the same with extrapolation;\n"
+               "                       mu-ex: every method but cf-ogl). Default: hals-ex for nmf,\n"
+               "                       mu-ex for cf, lccf, lcf, cnmf, ccf; mu for the others\n"
                "  --init-from FILE.mat start from the U and V (nmf, gnmf, semignmf, cnmf) or W\n"
                "                       and V (cf, lccf, lcf, ccf) of a --factors file: a warm\n"
                "                       start that continues that run, counting on from its\n"

@@ -68,9 +68,11 @@ inline constexpr std::array<Choice<InitKind>, 4> kInitChoices { {
 
 // The --algorithm flag of run and sweep, and the "algorithm" key of run JSON and sessions
 // (core/algorithm.h).
-inline constexpr std::array<Choice<Algorithm>, 2> kAlgorithmChoices { {
+inline constexpr std::array<Choice<Algorithm>, 4> kAlgorithmChoices { {
     { u"mu", Algorithm::Mu },
     { u"hals", Algorithm::Hals },
+    { u"mu-ex", Algorithm::MuEx },
+    { u"hals-ex", Algorithm::HalsEx },
 } };
 
 // The --knn flag of run, sweep and bench, and the "knn" key of sessions.

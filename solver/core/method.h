@@ -98,6 +98,10 @@ public:
     // time. Methods with plain factor members override it through assignState().
     virtual void saveState(std::vector<Matrix>& into) const { into = state(); }
     virtual void restore(const std::vector<Matrix>& state) = 0;
+    // restore() for a state whose next call is step() (core/extrapolation.h restores a point
+    // before every step): a method may skip the products its step computes afresh. objective(),
+    // updateTerms() and stationarity() describe the state again only after that step.
+    virtual void restoreBeforeStep(const std::vector<Matrix>& state) { restore(state); }
     // The state a warm start from exported factors restores (DriverOptions::start: the basis or
     // W, then V, as exportTo() gives them). For most methods that is the factors themselves;
     // CNMF and CCF keep Z with V = A Z and take Z's least-squares fit. Throws

@@ -44,6 +44,16 @@ public:
     std::vector<Matrix> state() const override { return m_inner->state(); }
     void saveState(std::vector<Matrix>& into) const override { m_inner->saveState(into); }
     void restore(const std::vector<Matrix>& state) override { m_inner->restore(state); }
+    void restoreBeforeStep(const std::vector<Matrix>& state) override
+    {
+        m_inner->restoreBeforeStep(state);
+    }
+    std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override
+    {
+        return m_inner->stateFromFactors(std::move(factors));
+    }
+    // The stop rules read it: without it a traced hals run would not stop where the run does.
+    double stationarity() const override { return m_inner->stationarity(); }
     void finalize() override { m_inner->finalize(); }
     void exportTo(Factorization& out) const override { m_inner->exportTo(out); }
     std::vector<std::string> notes() const override { return m_inner->notes(); }

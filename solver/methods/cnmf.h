@@ -32,6 +32,8 @@ public:
     std::vector<Matrix> state() const override { return { m_U, m_Z }; }
     void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_U, &m_Z }); }
     void restore(const std::vector<Matrix>& state) override;
+    // The state is (U, Z), not NMF's (U, V): V = A Z is formed here.
+    void restoreBeforeStep(const std::vector<Matrix>& state) override { restore(state); }
     // (basis or W, V) -> (basis or W, Z): ConstraintMatrix::stateFromFactors.
     std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override
     {

@@ -54,6 +54,10 @@ public:
     std::vector<Matrix> state() const override { return m_inner->state(); }
     void saveState(std::vector<Matrix>& into) const override { m_inner->saveState(into); }
     void restore(const std::vector<Matrix>& state) override { m_inner->restore(state); }
+    void restoreBeforeStep(const std::vector<Matrix>& state) override
+    {
+        m_inner->restoreBeforeStep(state);
+    }
     // The inverse of exportTo's mapping (V' = Gamma^(1/2) V, W' = Gamma^(-1/2) W, U as is), then
     // the inner method's own mapping: exported factors continue the weighted run.
     std::vector<Matrix> stateFromFactors(std::vector<Matrix> factors) const override;
@@ -61,6 +65,7 @@ public:
     void exportTo(Factorization& out) const override;
     std::vector<std::string> notes() const override;
     bool startedNewSegment() override { return m_inner->startedNewSegment(); }
+    double stationarity() const override { return m_inner->stationarity(); }
 
 private:
     std::shared_ptr<const NcwData> m_data; // declared first: outlives m_inner, which views Xw

@@ -162,6 +162,14 @@ void Nmf::restore(const std::vector<Matrix>& state)
     initializeFrom(state.at(0), state.at(1));
 }
 
+void Nmf::restoreBeforeStep(const std::vector<Matrix>& state)
+{
+    m_U = state.at(0);
+    m_V = state.at(1);
+    m_xvValid = false;
+    ++m_vVersion;
+}
+
 void Nmf::finalize()
 {
     // Unit-norm basis columns; V takes the norms, so U V^T is unchanged (METHODS.md 1.1).

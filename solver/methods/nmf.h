@@ -23,8 +23,10 @@ public:
     Nmf(MatrixCRef X, int rank, InitKind init, const char* label);
 
     // The route step() takes (core/algorithm.h): Mu, the default, is METHODS.md 1.1's rules; Hals
-    // the accelerated coordinate descent of methods/hals.h. Set before the solve starts.
-    void setAlgorithm(Algorithm algorithm) { m_algorithm = algorithm; }
+    // the accelerated coordinate descent of methods/hals.h. Set before the solve starts. The
+    // extrapolated variants set their base rule here; the registry wraps the method in
+    // core/extrapolation.h's ExtrapolatedMethod.
+    void setAlgorithm(Algorithm algorithm) { m_algorithm = baseAlgorithm(algorithm); }
     Algorithm algorithm() const { return m_algorithm; }
 
     std::string_view name() const override { return "nmf"; }
@@ -37,6 +39,8 @@ public:
     std::vector<Matrix> state() const override { return { m_U, m_V }; }
     void saveState(std::vector<Matrix>& into) const override { assignState(into, { &m_U, &m_V }); }
     void restore(const std::vector<Matrix>& state) override;
+    // Without X^T U and U^T U: every route of step() forms them after its U update.
+    void restoreBeforeStep(const std::vector<Matrix>& state) override;
     void finalize() override;
     void exportTo(Factorization& out) const override;
     // "fused passes: ..." when step() takes the fused route (core/skinny_product.h: fusesPasses).

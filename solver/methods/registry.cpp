@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/registry.h"
 
+#include "core/extrapolation.h"
+
 #include <cctype>
 #include <stdexcept>
 #include <utility>
@@ -62,16 +64,41 @@ std::optional<double> defaultLambda(const std::string& method)
     return std::nullopt;
 }
 
-Algorithm defaultAlgorithm(const std::string&)
+// The fastest route to each objective's solution that Facet has (docs/algorithms.md, "Defaults";
+// bench/RESULTS.md, "Time to a solution"). GNMF and SemiGNMF keep the papers' rules: their
+// objective has no minimizer (the graph term vanishes along U s, V / s), and the fast algorithms
+// follow that direction, ending near NMF's objective with a graph term of nothing. CF_OGL has
+// only mu.
+Algorithm defaultAlgorithm(const std::string& method)
 {
+    if (method == "nmf")
+        return Algorithm::HalsEx;
+    if (method == "cf" || method == "lccf" || method == "lcf" || method == "cnmf"
+        || method == "ccf")
+        return Algorithm::MuEx;
     return Algorithm::Mu;
 }
 
 bool supportsAlgorithm(const std::string& method, Algorithm algorithm)
 {
-    if (algorithm == Algorithm::Mu)
+    // CF_OGL changes its objective between segments (beta, the learned graph) on a schedule that
+    // counts steps, so a discarded extrapolated step would consume its schedule: mu only.
+    if (method == "cf-ogl")
+        return algorithm == Algorithm::Mu;
+    if (baseAlgorithm(algorithm) == Algorithm::Mu)
         return true;
     return method == "nmf" || method == "gnmf" || method == "semignmf";
+}
+
+std::string algorithmRefusal(const std::string& method, Algorithm algorithm)
+{
+    const std::string name(algorithmName(algorithm));
+    if (method == "cf-ogl")
+        return "cf-ogl runs the multiplicative rules (mu) only: its objective changes between "
+               "segments on a schedule of steps, which "
+            + name + " would disturb";
+    return "the " + name + " algorithm is available for nmf, gnmf and semignmf; " + method
+        + " runs the multiplicative rules (mu or mu-ex)";
 }
 
 std::string methodLabel(const std::string& name)
@@ -103,12 +130,20 @@ MethodFactory makeMethodFactoryInto(
     for (const MethodEntry& entry : methodTable()) {
         if (entry.info.name != name)
             continue;
-        if (options.algorithm && !entry.info.baseline
-            && !supportsAlgorithm(name, *options.algorithm))
-            throw std::invalid_argument("the " + std::string(algorithmName(*options.algorithm))
-                + " algorithm is available for nmf, gnmf and semignmf; " + name
-                + " runs the multiplicative rules (mu) only");
-        return entry.make(X, options, context);
+        if (entry.info.baseline)
+            return entry.make(X, options, context);
+        const Algorithm algorithm = options.algorithm.value_or(defaultAlgorithm(name));
+        if (!supportsAlgorithm(name, algorithm))
+            throw std::invalid_argument(algorithmRefusal(name, algorithm));
+        MethodFactory make = entry.make(X, options, context);
+        if (!extrapolates(algorithm))
+            return make;
+        const auto form = baseAlgorithm(algorithm) == Algorithm::Hals
+            ? ExtrapolatedMethod::Form::Additive
+            : ExtrapolatedMethod::Form::Geometric;
+        return [make = std::move(make), form]() -> std::unique_ptr<Method> {
+            return std::make_unique<ExtrapolatedMethod>(make(), form);
+        };
     }
     throw std::invalid_argument("unknown method '" + name + "' (known: " + knownNames() + ")");
 }

@@ -24,7 +24,7 @@ enum class InitKind { Random, Nndsvd, Nmf, KMeans };
 struct MethodOptions {
     int rank = 0; // k
     // How the objective is minimized (core/algorithm.h); unset: the method's default
-    // (defaultAlgorithm). Hals is refused for the methods that have no such route yet.
+    // (defaultAlgorithm). An algorithm a method has no route for is refused (algorithmRefusal).
     std::optional<Algorithm> algorithm;
     InitKind init = InitKind::Random; // CCF: Nmf when not set explicitly (initSet = false)
     bool initSet = false;
@@ -82,6 +82,8 @@ std::optional<double> defaultLambda(const std::string& method);
 // route for `algorithm` at all.
 Algorithm defaultAlgorithm(const std::string& method);
 bool supportsAlgorithm(const std::string& method, Algorithm algorithm);
+// Why `method` has no route for `algorithm` (the error a refused --algorithm gives).
+std::string algorithmRefusal(const std::string& method, Algorithm algorithm);
 
 // Shared, once-per-data-set pieces (the kernel operator, the kNN graph, ...).
 struct MethodContext {

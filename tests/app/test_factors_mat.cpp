@@ -321,6 +321,9 @@ private slots:
             if (name == "cnmf" || name == "ccf")
                 o.labeledFraction = 0.34;
             o.params.ncw = ncw;
+            // The rules commute with the saved factors' normalization; an extrapolated run (the
+            // default) continues from them too, but its direction starts afresh.
+            o.params.algorithm = Algorithm::Mu;
             return o;
         };
         const RunResult whole = runAndCluster(data.X, data.labels, options(40), {});

@@ -101,6 +101,7 @@ inline DriverOptions fixedIterations(int iterations, std::uint64_t seed = 0)
     DriverOptions d;
     d.maxIter = iterations;
     d.tol = 0;
+    d.stationarityTol = 0; // neither stop rule: exactly `iterations` (hals measures stationarity)
     d.seed = seed;
     return d;
 }

@@ -32,7 +32,7 @@ MethodOptions algorithmOptions(
     MethodOptions o;
     o.rank = rank;
     o.algorithm = algorithm;
-    if (method == u"semignmf") {
+    if (method == u"semignmf" || method == u"cnmf" || method == u"ccf") {
         o.knownLabels.assign(truth.size(), -1);
         for (std::size_t i = 0; i < truth.size(); i += 3)
             o.knownLabels[i] = truth[i];
@@ -70,6 +70,8 @@ private slots:
     void sameSeedSameFactors();
     void presetStopCancels();
     void fewerIterationsThanMu();
+    void extrapolationAheadOfItsRule_data();
+    void extrapolationAheadOfItsRule();
     void stationarityRuleStops();
     void refusedWhereThereIsNoRoute();
 };
@@ -89,11 +91,19 @@ void TestAlgorithms::monotone_data()
     QTest::addColumn<QString>("method");
     QTest::addColumn<int>("m");
     QTest::addColumn<int>("n");
+    QTest::addColumn<QString>("algorithm");
     // Rows and samples past one row block (kHalsRowBlock = 64) and below it.
-    QTest::newRow("nmf tall") << QStringLiteral("nmf") << 150 << 40;
-    QTest::newRow("nmf wide") << QStringLiteral("nmf") << 30 << 140;
-    QTest::newRow("gnmf") << QStringLiteral("gnmf") << 30 << 140;
-    QTest::newRow("semignmf") << QStringLiteral("semignmf") << 40 << 90;
+    QTest::newRow("nmf tall") << QStringLiteral("nmf") << 150 << 40 << QStringLiteral("hals");
+    QTest::newRow("nmf wide") << QStringLiteral("nmf") << 30 << 140 << QStringLiteral("hals");
+    QTest::newRow("gnmf") << QStringLiteral("gnmf") << 30 << 140 << QStringLiteral("hals");
+    QTest::newRow("semignmf") << QStringLiteral("semignmf") << 40 << 90 << QStringLiteral("hals");
+    // The extrapolated variants count the accepted iterates (core/extrapolation.h).
+    QTest::newRow("nmf hals-ex") << QStringLiteral("nmf") << 150 << 40 << QStringLiteral("hals-ex");
+    QTest::newRow("gnmf hals-ex") << QStringLiteral("gnmf") << 30 << 140
+                                  << QStringLiteral("hals-ex");
+    for (const char* method : { "nmf", "cf", "lccf", "lcf", "cnmf", "ccf", "gnmf", "semignmf" })
+        QTest::newRow(qPrintable(QStringLiteral("%1 mu-ex").arg(QString::fromLatin1(method))))
+            << QString::fromLatin1(method) << 40 << 90 << QStringLiteral("mu-ex");
 }
 
 void TestAlgorithms::monotone()
@@ -101,9 +111,11 @@ void TestAlgorithms::monotone()
     QFETCH(QString, method);
     QFETCH(int, m);
     QFETCH(int, n);
+    QFETCH(QString, algorithm);
     std::vector<int> truth;
     const Matrix X = clusteredSamples(m, n, 4, 5, truth);
-    const MethodOptions o = algorithmOptions(method, 6, Algorithm::Hals, truth);
+    const MethodOptions o
+        = algorithmOptions(method, 6, *parseAlgorithm(algorithm.toStdString()), truth);
     const Factorization f
         = solve(makeMethodFactory(method.toStdString(), X, o), fixedIterations(150, 3));
     QCOMPARE(f.iterations, 150);
@@ -152,22 +164,32 @@ void TestAlgorithms::lambdaZeroIsNmf()
 {
     std::vector<int> truth;
     const Matrix X = clusteredSamples(30, 80, 3, 4, truth);
-    MethodOptions o = algorithmOptions(QStringLiteral("gnmf"), 4, Algorithm::Hals, truth);
+    for (const Algorithm algorithm : { Algorithm::Hals, Algorithm::HalsEx, Algorithm::MuEx }) {
+        MethodOptions o = algorithmOptions(QStringLiteral("gnmf"), 4, algorithm, truth);
+        o.lambda = 0.0;
+        const Factorization gnmf = solve(makeMethodFactory("gnmf", X, o), fixedIterations(60, 8));
+        const Factorization nmf = solve(makeMethodFactory("nmf", X, o), fixedIterations(60, 8));
+        QVERIFY(gnmf.V == nmf.V);
+        QVERIFY(gnmf.basis == nmf.basis);
+        QCOMPARE(gnmf.history, nmf.history);
+    }
+    // LCCF with lambda = 0 is CF, extrapolation included.
+    MethodOptions o = algorithmOptions(QStringLiteral("lccf"), 4, Algorithm::MuEx, truth);
     o.lambda = 0.0;
-    const Factorization gnmf = solve(makeMethodFactory("gnmf", X, o), fixedIterations(60, 8));
-    const Factorization nmf = solve(makeMethodFactory("nmf", X, o), fixedIterations(60, 8));
-    QVERIFY(gnmf.V == nmf.V);
-    QVERIFY(gnmf.basis == nmf.basis);
-    QCOMPARE(gnmf.history, nmf.history);
+    const Factorization lccf = solve(makeMethodFactory("lccf", X, o), fixedIterations(60, 8));
+    const Factorization cf = solve(makeMethodFactory("cf", X, o), fixedIterations(60, 8));
+    QVERIFY(relativeDifference(lccf.V, cf.V) < 1e-10);
+    QVERIFY(relativeDifference(lccf.W, cf.W) < 1e-10);
 }
 
 void TestAlgorithms::sameSeedSameFactors()
 {
     std::vector<int> truth;
     const Matrix X = clusteredSamples(70, 90, 3, 6, truth);
-    for (const char* method : { "nmf", "gnmf" }) {
-        const MethodOptions o
-            = algorithmOptions(QString::fromLatin1(method), 5, Algorithm::Hals, truth);
+    const std::pair<const char*, Algorithm> runs[] = { { "nmf", Algorithm::Hals },
+        { "gnmf", Algorithm::Hals }, { "nmf", Algorithm::HalsEx }, { "cf", Algorithm::MuEx } };
+    for (const auto& [method, algorithm] : runs) {
+        const MethodOptions o = algorithmOptions(QString::fromLatin1(method), 5, algorithm, truth);
         DriverOptions d = fixedIterations(40, 17);
         d.replicates = 2;
         const Factorization a = solve(makeMethodFactory(method, X, o), d);
@@ -186,11 +208,15 @@ void TestAlgorithms::presetStopCancels()
     source.request_stop();
     SolveControl control;
     control.stop = source.get_token();
-    const MethodOptions o = algorithmOptions(QStringLiteral("gnmf"), 3, Algorithm::Hals, truth);
-    const Factorization f = solve(makeMethodFactory("gnmf", X, o), fixedIterations(50), control);
-    QCOMPARE(f.stopReason, StopReason::Cancelled);
-    QCOMPARE(f.iterations, 0);
-    QVERIFY(f.V.allFinite() && f.basis.allFinite());
+    for (const auto& [method, algorithm] : { std::pair { "gnmf", Algorithm::Hals },
+             std::pair { "gnmf", Algorithm::HalsEx }, std::pair { "lccf", Algorithm::MuEx } }) {
+        const MethodOptions o = algorithmOptions(QString::fromLatin1(method), 3, algorithm, truth);
+        const Factorization f
+            = solve(makeMethodFactory(method, X, o), fixedIterations(50), control);
+        QCOMPARE(f.stopReason, StopReason::Cancelled);
+        QCOMPARE(f.iterations, 0);
+        QVERIFY(f.V.allFinite() && f.basis.allFinite());
+    }
 }
 
 void TestAlgorithms::fewerIterationsThanMu()
@@ -214,6 +240,41 @@ void TestAlgorithms::fewerIterationsThanMu()
                            .arg(mu.history.back(), 0, 'g', 10)
                            .arg(muIterations)));
     }
+}
+
+void TestAlgorithms::extrapolationAheadOfItsRule_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("algorithm");
+    for (const char* method : { "nmf", "cf", "lccf", "cnmf" })
+        QTest::newRow(method) << QString::fromLatin1(method) << QStringLiteral("mu-ex");
+    QTest::newRow("nmf hals-ex") << QStringLiteral("nmf") << QStringLiteral("hals-ex");
+}
+
+void TestAlgorithms::extrapolationAheadOfItsRule()
+{
+    // From the same start and for as many accepted iterations, the extrapolated variant ends
+    // below its plain rule (a discarded step is retaken from the accepted point, so it can only
+    // be behind where every extrapolation failed), and says how many it discarded.
+    QFETCH(QString, method);
+    QFETCH(QString, algorithm);
+    std::vector<int> truth;
+    const Matrix X = clusteredSamples(50, 120, 4, 23, truth);
+    const Algorithm fast = *parseAlgorithm(algorithm.toStdString());
+    MethodOptions o = algorithmOptions(method, 5, baseAlgorithm(fast), truth);
+    o.lambda = 1.0;
+    const Factorization plain
+        = solve(makeMethodFactory(method.toStdString(), X, o), fixedIterations(300, 3));
+    o.algorithm = fast;
+    const Factorization ex
+        = solve(makeMethodFactory(method.toStdString(), X, o), fixedIterations(300, 3));
+    QVERIFY2(ex.history.back() < plain.history.back(),
+        qPrintable(QStringLiteral("%1: %2 after 300, plain %3")
+                       .arg(algorithm)
+                       .arg(ex.history.back(), 0, 'g', 10)
+                       .arg(plain.history.back(), 0, 'g', 10)));
+    QVERIFY(hasNote(ex, "extrapolation (Ang & Gillis 2019)"));
+    QVERIFY(!hasNote(plain, "extrapolation"));
 }
 
 void TestAlgorithms::stationarityRuleStops()
@@ -268,6 +329,13 @@ void TestAlgorithms::refusedWhereThereIsNoRoute()
     for (const char* method : { "nmf", "cf", "lcf" })
         QVERIFY(makeMethodFactory(method, X, o) != nullptr);
     QCOMPARE(parseAlgorithm("hals"), std::optional<Algorithm>(Algorithm::Hals));
+    QCOMPARE(parseAlgorithm("mu-ex"), std::optional<Algorithm>(Algorithm::MuEx));
+    QCOMPARE(parseAlgorithm("hals-ex"), std::optional<Algorithm>(Algorithm::HalsEx));
+    // Every method but CF_OGL takes the extrapolated rules; CF_OGL says why not.
+    o.algorithm = Algorithm::MuEx;
+    for (const char* method : { "nmf", "cf", "lccf", "lcf", "cnmf", "ccf", "gnmf" })
+        QVERIFY(makeMethodFactory(method, X, o) != nullptr);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeMethodFactory("cf-ogl", X, o));
     QCOMPARE(parseAlgorithm("HALS"), std::optional<Algorithm>());
 }
 

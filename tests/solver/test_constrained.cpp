@@ -25,6 +25,9 @@ MethodFactory constrainedFactory(const std::string& method, const Matrix& X, int
 {
     MethodOptions o;
     o.rank = rank;
+    // One algorithm for the constrained method and its plain twin (NMF's default is hals-ex,
+    // which CNMF has not); the extrapolated rule keeps the identity with A = I.
+    o.algorithm = Algorithm::MuEx;
     o.knownLabels = std::move(labels);
     if (init) {
         o.init = *init;

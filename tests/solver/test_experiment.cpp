@@ -564,6 +564,7 @@ private slots:
             o.params.init = InitKind(init);
             o.params.initSet = true;
         }
+        o.params.algorithm = Algorithm::Mu; // the papers' rules: still falling after 15
         o.driver.maxIter = 15; // past the 10-iteration window that decides "still decreasing"
         o.driver.minIter = 0;
         o.driver.tol = 0;

@@ -316,6 +316,7 @@ private slots:
             data.colwise().normalize();
         MethodOptions o;
         o.rank = 5;
+        o.algorithm = Algorithm::Mu; // the rules' own caches (an extrapolation restarts on restore)
         o.knnSearch = KnnSearch::Exact;
         if (method == u"semignmf") {
             o.knownLabels.assign(std::size_t(data.cols()), -1);

@@ -28,6 +28,7 @@ MethodFactory generalFormFactory(const std::string& method, const Matrix& X, int
 {
     MethodOptions o;
     o.rank = rank;
+    o.algorithm = Algorithm::Mu; // compared with methods built directly, which run the mu rules
     o.generalForm = general;
     o.knownLabels = std::move(labels);
     o.init = init;

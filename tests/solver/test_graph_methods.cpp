@@ -90,6 +90,7 @@ void TestGraphMethods::lambdaZeroEqualsBase()
     std::vector<int> truth;
     const Matrix X = clustered(20, 48, 3, 9, &truth);
     MethodOptions o = graphOptions(4, 0.0);
+    o.algorithm = Algorithm::Mu; // one algorithm for both (NMF's default, hals-ex, is not GNMF's)
     o.knownLabels.assign(truth.size(), -1);
     for (std::size_t i = 0; i < truth.size(); i += 4)
         o.knownLabels[i] = truth[i];

@@ -181,6 +181,7 @@ void TestKernelsNcw::ncwNmfIsWeightedNmf()
     const Matrix X = plantedProduct(30, 25, 3, 0.2, 4);
     MethodOptions o;
     o.rank = 3;
+    o.algorithm = Algorithm::Mu; // as the directly built Nmf below
     o.ncw = true;
     const Factorization f = solve(makeMethodFactory("nmf", X, o), fixedIterations(80, 6));
     const Vector d = X.transpose() * (X * Vector::Ones(25));
@@ -217,6 +218,7 @@ void TestKernelsNcw::ncwCfIsWeightedCf()
     const Matrix X = plantedProduct(m, n, 3, 0.2, 4);
     MethodOptions o;
     o.rank = 3;
+    o.algorithm = Algorithm::Mu; // as the directly built Cf below
     o.ncw = true;
     const Factorization f = solve(makeMethodFactory("cf", X, o), fixedIterations(80, 6));
     const Vector d = X.transpose() * (X * Vector::Ones(n));

@@ -20,17 +20,18 @@ const QHash<QString, Parameters>& table()
     // From the registry entries (methods/*_methods.cpp): which MethodOptions fields each reads.
     static const QHash<QString, Parameters> parameters {
         { QStringLiteral("nmf"), kFactorization | P::Ncw | P::Algorithm },
-        { QStringLiteral("cf"), kFactorization | kKernel | P::Ncw },
-        { QStringLiteral("lccf"), kFactorization | kKernel | P::Ncw | kKnnGraph },
+        { QStringLiteral("cf"), kFactorization | kKernel | P::Ncw | P::Algorithm },
+        { QStringLiteral("lccf"), kFactorization | kKernel | P::Ncw | kKnnGraph | P::Algorithm },
         // GNMF and SemiGNMF always start at random (the Gnmf constructor takes no start).
         { QStringLiteral("gnmf"),
             P::Replicates | P::ClusterMode | P::Cosine | kKnnGraph | P::Algorithm },
         { QStringLiteral("semignmf"),
             P::Replicates | P::ClusterMode | P::Cosine | kKnnGraph | P::Labels | P::Algorithm },
         // LCF has no general form (its K must be >= 0) and no NCW form.
-        { QStringLiteral("lcf"), kFactorization | P::Lambda | P::Kernel | P::NormalizeEach },
-        { QStringLiteral("cnmf"), kFactorization | P::Labels },
-        { QStringLiteral("ccf"), kFactorization | kKernel | P::Labels },
+        { QStringLiteral("lcf"),
+            kFactorization | P::Lambda | P::Kernel | P::NormalizeEach | P::Algorithm },
+        { QStringLiteral("cnmf"), kFactorization | P::Labels | P::Algorithm },
+        { QStringLiteral("ccf"), kFactorization | kKernel | P::Labels | P::Algorithm },
         // CF_OGL builds its own adaptive-neighbour graph from p and starts at random.
         { QStringLiteral("cf-ogl"),
             P::Replicates | P::ClusterMode | P::Cosine | P::Lambda | P::Beta | P::Mu | P::InnerSteps

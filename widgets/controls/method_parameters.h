@@ -25,7 +25,7 @@ enum class Parameter : unsigned {
     Replicates = 1u << 13, // driver restarts
     ClusterMode = 1u << 14, // k-means or argmax on V
     Cosine = 1u << 15, // k-means on L2-normalized rows
-    Algorithm = 1u << 16, // mu or hals (core/algorithm.h)
+    Algorithm = 1u << 16, // mu, hals, mu-ex, hals-ex (core/algorithm.h)
 };
 Q_DECLARE_FLAGS(Parameters, Parameter)
 

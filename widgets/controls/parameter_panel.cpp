@@ -151,10 +151,14 @@ void ParameterPanel::createWidgets()
     m_algorithm->addItem(tr("default"), QStringLiteral("default"));
     m_algorithm->addItem(tr("multiplicative rules (mu)"), QStringLiteral("mu"));
     m_algorithm->addItem(tr("coordinate descent (hals)"), QStringLiteral("hals"));
+    m_algorithm->addItem(tr("mu with extrapolation (mu-ex)"), QStringLiteral("mu-ex"));
+    m_algorithm->addItem(tr("hals with extrapolation (hals-ex)"), QStringLiteral("hals-ex"));
     m_algorithm->setToolTip(
         tr("How the objective is minimized. mu: the paper's multiplicative rules, exactly as "
-           "published. hals: accelerated coordinate descent, the same objective's solution in "
-           "far fewer iterations."));
+           "published. hals: accelerated coordinate descent (NMF, GNMF, SemiGNMF). -ex: each "
+           "step starts from an extrapolation of the last two, kept only when it lowers the "
+           "objective. All reach the same objective's solution; the fast ones in far fewer "
+           "iterations."));
 
     m_labelMode = new QButtonGroup(this);
     m_fractionRadio = new QRadioButton(tr("Fraction"));

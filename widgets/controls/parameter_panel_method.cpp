@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QRadioButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 
 #include <algorithm>
 
@@ -45,7 +46,18 @@ void ParameterPanel::setMethod(const QString& method)
             ? tr("k-means on the L2-normalized samples (cosine similarity)")
             : tr("k-means on the L2-normalized rows of V (cosine similarity)"));
 
+    // The algorithms this method has a route for (methods/registry.h: supportsAlgorithm).
+    const auto* items = qobject_cast<const QStandardItemModel*>(m_algorithm->model());
+    for (int i = 1; i < m_algorithm->count(); ++i) {
+        const std::optional<Algorithm> a
+            = parseAlgorithm(m_algorithm->itemData(i).toString().toStdString());
+        if (items && a)
+            items->item(i)->setEnabled(supportsAlgorithm(method.toStdString(), *a));
+    }
+
     setValues(m_stored.value(method));
+    if (items && !items->item(m_algorithm->currentIndex())->isEnabled())
+        m_algorithm->setCurrentIndex(0);
 }
 
 void ParameterPanel::setLabelsAvailable(bool available, const QString& datasetName)

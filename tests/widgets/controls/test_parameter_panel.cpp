@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -36,19 +37,22 @@ QStringList expectedParameters(const QString& method)
         { QStringLiteral("nmf"),
             QStringLiteral("ncw init algorithm replicates clusterMode cosine") },
         { QStringLiteral("cf"),
-            QStringLiteral("kernel generalForm ncw init replicates clusterMode cosine") },
+            QStringLiteral("kernel generalForm ncw init algorithm replicates clusterMode cosine") },
         { QStringLiteral("lccf"),
-            QStringLiteral(
-                "lambda p weight kernel generalForm ncw init replicates clusterMode cosine") },
+            QStringLiteral("lambda p weight kernel generalForm ncw init algorithm replicates "
+                           "clusterMode cosine") },
         { QStringLiteral("gnmf"),
             QStringLiteral("lambda p weight algorithm replicates clusterMode cosine") },
         { QStringLiteral("semignmf"),
             QStringLiteral("lambda p weight algorithm replicates clusterMode cosine labels") },
         { QStringLiteral("lcf"),
-            QStringLiteral("lambda kernel normalizeEach init replicates clusterMode cosine") },
-        { QStringLiteral("cnmf"), QStringLiteral("init replicates clusterMode cosine labels") },
+            QStringLiteral(
+                "lambda kernel normalizeEach init algorithm replicates clusterMode cosine") },
+        { QStringLiteral("cnmf"),
+            QStringLiteral("init algorithm replicates clusterMode cosine labels") },
         { QStringLiteral("ccf"),
-            QStringLiteral("kernel generalForm init replicates clusterMode cosine labels") },
+            QStringLiteral(
+                "kernel generalForm init algorithm replicates clusterMode cosine labels") },
         { QStringLiteral("cf-ogl"),
             QStringLiteral(
                 "lambda beta mu innerSteps paperVariant p replicates clusterMode cosine") },
@@ -221,14 +225,29 @@ void TestParameterPanel::algorithmReachesRunOptions()
     auto* algorithm
         = controls.parameterPanel()->findChild<QComboBox*>(QStringLiteral("algorithmCombo"));
     QVERIFY(algorithm);
-    QCOMPARE(algorithm->itemText(0), QStringLiteral("default (mu)"));
+    QCOMPARE(algorithm->itemText(0), QStringLiteral("default (hals-ex)"));
     QVERIFY(!controls.runOptions().params.algorithm.has_value()); // the method's default
     algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("hals")));
     QCOMPARE(controls.runOptions().params.algorithm, std::optional(Algorithm::Hals));
     algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("mu")));
     QCOMPARE(controls.runOptions().params.algorithm, std::optional(Algorithm::Mu));
-    // A method with no other route neither shows the row nor passes a choice on.
+    // CF has the mu rules with and without extrapolation, not hals: those items are disabled.
+    const auto enabled = [&](const char* name) {
+        const auto* items = qobject_cast<const QStandardItemModel*>(algorithm->model());
+        return items->item(algorithm->findData(QString::fromLatin1(name)))->isEnabled();
+    };
+    QVERIFY(enabled("hals") && enabled("hals-ex"));
     QVERIFY(controls.setMethod(QStringLiteral("cf")));
+    QVERIFY(algorithm->isVisibleTo(controls.parameterPanel()));
+    QCOMPARE(algorithm->itemText(0), QStringLiteral("default (mu-ex)"));
+    QVERIFY(enabled("mu") && enabled("mu-ex") && !enabled("hals") && !enabled("hals-ex"));
+    QVERIFY(!controls.runOptions().params.algorithm.has_value());
+    algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("mu")));
+    QCOMPARE(controls.runOptions().params.algorithm, std::optional(Algorithm::Mu));
+    // Back on NMF its own choice (mu, chosen above) returns; CF_OGL has mu only: no row.
+    QVERIFY(controls.setMethod(QStringLiteral("nmf")));
+    QCOMPARE(controls.runOptions().params.algorithm, std::optional(Algorithm::Mu));
+    QVERIFY(controls.setMethod(QStringLiteral("cf-ogl")));
     QVERIFY(!algorithm->isVisibleTo(controls.parameterPanel()));
     QVERIFY(!controls.runOptions().params.algorithm.has_value());
 }

@@ -13,6 +13,7 @@
 #include "views/convergence_plot.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QMenu>
@@ -168,6 +169,11 @@ void TestMainWindowSession::continueTheShownRun()
     QVERIFY(action && !action->isEnabled());
     ControlPanel* controls = window->controlPanel();
     QVERIFY(controls->setMethod(QStringLiteral("nmf")));
+    // The mu rules commute with the normalization of the factors a run is continued from; an
+    // extrapolated run (NMF's default, hals-ex) continues from them with a fresh direction.
+    auto* algorithm = window->findChild<QComboBox*>(QStringLiteral("algorithmCombo"));
+    QVERIFY(algorithm);
+    algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("mu")));
     controls->setRank(8);
     controls->setTolerance(0);
     controls->setMaxIterations(40);
