@@ -30,11 +30,11 @@ class TestRunHistoryModel : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_data = fixtures::labelledBars();
-        m_runs.push_back(fixtures::solvedRecord(m_data, "nmf", 3, 1, u"a"_s));
-        m_runs.push_back(fixtures::solvedRecord(m_data, "cf", 3, 2, u"b"_s));
-        m_runs.push_back(fixtures::solvedRecord(m_data, "gnmf", 4, 3, u"c"_s));
-        m_runs.push_back(fixtures::solvedRecord(m_data, "nmf", 5, 4));
+        m_data = facet::fixtures::labelledBars();
+        m_runs.push_back(facet::fixtures::solvedRecord(m_data, "nmf", 3, 1, u"a"_s));
+        m_runs.push_back(facet::fixtures::solvedRecord(m_data, "cf", 3, 2, u"b"_s));
+        m_runs.push_back(facet::fixtures::solvedRecord(m_data, "gnmf", 4, 3, u"c"_s));
+        m_runs.push_back(facet::fixtures::solvedRecord(m_data, "nmf", 5, 4));
     }
 
     void rowsShowTheRuns()

@@ -150,7 +150,7 @@ private Q_SLOTS:
 
     void versionZeroReportMigrates()
     {
-        const Dataset data = fixtures::labelledBars();
+        const Dataset data = facet::fixtures::labelledBars();
         RunOptions options;
         options.method = "gnmf";
         options.params.rank = 3;
