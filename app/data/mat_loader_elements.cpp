@@ -136,20 +136,22 @@ public:
             return checkChildren(p, matrixEnd, count, depth);
         case Struct:
         case Object: {
-            // matio reads the field name length as two words, a small-form tag and its value,
-            // and the names' tag as two words, type and size: only those forms (the ones MATLAB
-            // and matio write) mean the same to both. An 8-byte length tag made matio take the
-            // tag's size as the length and the value and padding as the names' tag
-            // (test_mat_hostile "long-form field name length": a 4 GB malloc).
+            // matio reads the field name length as two words, a small-form tag and its value:
+            // only that form (the one MATLAB, matio and scipy write) means the same to both. An
+            // 8-byte length tag made matio take the tag's size as the length and the value and
+            // padding as the names' tag (test_mat_hostile "long-form field name length": a 4 GB
+            // malloc).
             const std::optional<Tag> length = readTag(p);
             if (!length || length->type != kMiInt32 || length->bytes != 4 || length->dataAt != p + 4
                 || !inside(*length, matrixEnd))
                 return QStringLiteral("damaged struct field name length at byte %1").arg(p);
+            // The names may be packed in their tag, as scipy.io.savemat writes one short name
+            // ("k" and its NUL): matio reads that small form too, and takes a long-form tag
+            // only with the type word exactly miINT8, which readTag reads the same way.
             const std::uint32_t nameLength = word(length->dataAt);
             const std::optional<Tag> names = readTag(length->next);
             if (nameLength == 0 || nameLength > kMaxNameBytes || !names || names->type != kMiInt8
-                || names->dataAt != length->next + 8 || names->bytes % nameLength != 0
-                || !inside(*names, matrixEnd))
+                || names->bytes % nameLength != 0 || !inside(*names, matrixEnd))
                 return QStringLiteral("damaged struct field names at byte %1").arg(length->next);
             const quint64 fields = names->bytes / nameLength;
             const quint64 total
