@@ -224,8 +224,9 @@ Result<CheckedMatFile> openChecked(const QString& path, const QString& file)
     if (const QString problem = matV4StructureProblem(path); !problem.isEmpty())
         return Error { QStringLiteral("%1: %2").arg(file, problem) };
     // Likewise a Level 5 variable's dimensions, name and nested cells, read when matio lists it.
-    if (const QString problem = matV5StructureProblem(path); !problem.isEmpty())
-        return Error { QStringLiteral("%1: %2").arg(file, problem) };
+    const MatV5Structure structure = matV5Structure(path);
+    if (!structure.problem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(file, structure.problem) };
     CheckedMatFile checked;
     checked.mat.reset(Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY));
     // matio's own complaint here only repeats the path, so it is left out.
@@ -234,6 +235,9 @@ Result<CheckedMatFile> openChecked(const QString& path, const QString& file)
                                       "7.3 header)")
                            .arg(file) };
     checked.vars = listVariables(checked.mat.get());
+    // A variable whose data element cannot give its values is refused when it is read.
+    for (VarInfo& v : checked.vars)
+        v.dataProblem = structure.dataProblems.value(v.name);
     if (Mat_GetVersion(checked.mat.get()) == MAT_FT_MAT5)
         if (const QString problem = matV5TruncationProblem(path, variableNames(checked.vars));
             !problem.isEmpty())
@@ -314,6 +318,10 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
             return Error {
                 QStringLiteral("%1: variable '%2' %3").arg(file, dataVar.name, problem)
             };
+        // A damaged data element before the memory budget: a header whose dimensions its data
+        // does not hold is damaged, not too large (Reader refuses it too).
+        if (!dataVar.dataProblem.isEmpty())
+            return Error { QStringLiteral("%1: %2").arg(file, dataVar.dataProblem) };
         const std::size_t N = dataVar.dims[0], D = dataVar.dims[1];
         const std::size_t count = dataVar.count();
         constexpr auto kIntMax = std::size_t(std::numeric_limits<int>::max());
@@ -424,6 +432,8 @@ Result<std::vector<Eigen::MatrixXd>> readMatMatrices(const QString& path, const 
                 };
             if (const QString problem = shapeProblem(*v); !problem.isEmpty())
                 return Error { QStringLiteral("%1: variable '%2' %3").arg(file, name, problem) };
+            if (!v->dataProblem.isEmpty())
+                return Error { QStringLiteral("%1: %2").arg(file, v->dataProblem) };
             bytes += double(v->count())
                 * double(sizeof(double) + std::max(Mat_SizeOfClass(v->classType), sizeof(double)));
             chosen.push_back(v);

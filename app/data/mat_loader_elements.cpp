@@ -5,8 +5,6 @@
 
 #include <QFile>
 
-#include <zlib.h>
-
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -39,36 +37,21 @@ struct Tag {
     qsizetype next = 0; // where the next element starts (8-byte aligned)
 };
 
-// The bytes of one value of a numeric data type (miINT8 .. miUINT64), else 0.
-quint64 miTypeBytes(std::uint32_t type)
-{
-    switch (type) {
-    case 1: // miINT8
-    case 2: // miUINT8
-        return 1;
-    case 3: // miINT16
-    case 4: // miUINT16
-        return 2;
-    case 5: // miINT32
-    case 6: // miUINT32
-    case 7: // miSINGLE
-        return 4;
-    case 9: // miDOUBLE
-    case 12: // miINT64
-    case 13: // miUINT64
-        return 8;
-    default:
-        return 0;
-    }
-}
-
 class Walker {
 public:
-    Walker(const QByteArray& buffer, bool swapped)
+    // `buffer` holds the element at byte `offset` of the file, inflated when `compressed`.
+    Walker(const QByteArray& buffer, bool swapped, qint64 offset, bool compressed)
         : m_buffer(buffer)
         , m_swapped(swapped)
+        , m_offset(offset)
+        , m_compressed(compressed)
     {
     }
+
+    // The top-level variable's name and, for a char or numeric one whose values cannot be read
+    // from its data element, why (matDataElementProblem); set by checkMatrix.
+    const QString& name() const { return m_name; }
+    const QString& dataProblem() const { return m_dataProblem; }
 
     // The miMATRIX element at `at`, whose data must end by `end` (its container's end, or the
     // declared end of a partially inflated top-level element).
@@ -78,40 +61,40 @@ public:
             return QStringLiteral("cells or structs nest more than %1 levels deep").arg(kMaxDepth);
         const std::optional<Tag> tag = readTag(at);
         if (!tag || tag->type != kMiMatrix)
-            return QStringLiteral("an element at byte %1 is not a matrix (type %2)")
-                .arg(at)
+            return QStringLiteral("an element at %1 is not a matrix (type %2)")
+                .arg(where(at))
                 .arg(tag ? tag->type : 0);
         // The format pads every matrix to a multiple of 8 bytes, and this walk steps to the next
         // element on that boundary while matio steps exactly by the declared size: a size off
         // the boundary would make the two read different elements (fuzz_mat: matio then read a
         // "matrix" 1 byte after this walk's and allocated 4 GB for its dimensions).
         if (tag->bytes % 8 != 0)
-            return QStringLiteral("a matrix at byte %1 declares %2 bytes, not a multiple of 8")
-                .arg(at)
+            return QStringLiteral("a matrix at %1 declares %2 bytes, not a multiple of 8")
+                .arg(where(at))
                 .arg(tag->bytes);
         const qint64 matrixEnd = qint64(tag->dataAt) + tag->bytes;
         if (matrixEnd > end)
-            return QStringLiteral("a matrix of %1 bytes at byte %2 runs past its container")
+            return QStringLiteral("a matrix of %1 bytes at %2 runs past its container")
                 .arg(tag->bytes)
-                .arg(at);
+                .arg(where(at));
         if (tag->bytes == 0 && !topLevel)
             return {}; // an empty cell element
         qsizetype p = tag->dataAt;
         const std::optional<Tag> flags = readTag(p);
         if (!flags || flags->type != kMiUint32 || flags->bytes != 8 || !inside(*flags, matrixEnd))
-            return QStringLiteral("damaged array flags at byte %1").arg(p);
+            return QStringLiteral("damaged array flags at %1").arg(where(p));
         const std::uint32_t matClass = word(flags->dataAt) & 0xFF;
         p = flags->next;
         const std::optional<Tag> dims = readTag(p);
         if (!dims || dims->type != kMiInt32 || dims->bytes % 4 != 0 || dims->bytes < 8
             || dims->bytes > 4 * kMaxRank || !inside(*dims, matrixEnd))
-            return QStringLiteral("damaged dimensions at byte %1").arg(p);
+            return QStringLiteral("damaged dimensions at %1").arg(where(p));
         // Saturating product: an absurd count must fail the checks below, not wrap around.
         quint64 count = 1;
         for (std::uint32_t d = 0; d < dims->bytes / 4; ++d) {
             const auto dim = std::int32_t(word(dims->dataAt + 4 * d));
             if (dim < 0)
-                return QStringLiteral("a negative dimension at byte %1").arg(dims->dataAt);
+                return QStringLiteral("a negative dimension at %1").arg(where(dims->dataAt));
             count = dim != 0 && count > std::numeric_limits<quint64>::max() / quint64(dim)
                 ? std::numeric_limits<quint64>::max()
                 : count * quint64(dim);
@@ -122,10 +105,15 @@ public:
             shape += (d == 0 ? QString() : QStringLiteral(" x "))
                 + QString::number(std::int32_t(word(dims->dataAt + 4 * d)));
         QString name;
-        if (const std::optional<Tag> nameTag = readTag(p); nameTag && inside(*nameTag, matrixEnd))
-            name = QString::fromUtf8(m_buffer.constData() + nameTag->dataAt, nameTag->bytes);
+        // Up to a NUL, as matio reads it: the name a data problem is filed under.
+        if (const std::optional<Tag> nameTag = readTag(p); nameTag && inside(*nameTag, matrixEnd)) {
+            const char* text = m_buffer.constData() + nameTag->dataAt;
+            name = QString::fromUtf8(text, qsizetype(qstrnlen(text, nameTag->bytes)));
+        }
         const QString what = name.isEmpty() ? QStringLiteral("a variable (%1)").arg(shape)
-                                            : QStringLiteral("'%1' (%2)").arg(name, shape);
+                                            : QStringLiteral("variable '%1' (%2)").arg(name, shape);
+        if (topLevel)
+            m_name = name;
         if (const QString problem = skipName(p, matrixEnd); !problem.isEmpty())
             return problem;
         if (matClass == Object) // an object's class name follows its array name
@@ -144,7 +132,7 @@ public:
             const std::optional<Tag> length = readTag(p);
             if (!length || length->type != kMiInt32 || length->bytes != 4 || length->dataAt != p + 4
                 || !inside(*length, matrixEnd))
-                return QStringLiteral("damaged struct field name length at byte %1").arg(p);
+                return QStringLiteral("damaged struct field name length at %1").arg(where(p));
             // The names may be packed in their tag, as scipy.io.savemat writes one short name
             // ("k" and its NUL): matio reads that small form too, and takes a long-form tag
             // only with the type word exactly miINT8, which readTag reads the same way.
@@ -152,7 +140,7 @@ public:
             const std::optional<Tag> names = readTag(length->next);
             if (nameLength == 0 || nameLength > kMaxNameBytes || !names || names->type != kMiInt8
                 || names->bytes % nameLength != 0 || !inside(*names, matrixEnd))
-                return QStringLiteral("damaged struct field names at byte %1").arg(length->next);
+                return QStringLiteral("damaged struct field names at %1").arg(where(length->next));
             const quint64 fields = names->bytes / nameLength;
             const quint64 total
                 = fields != 0 && count > std::numeric_limits<quint64>::max() / fields
@@ -169,22 +157,23 @@ public:
                 // variable's partial inflation holds; then matio's own read finds the end.
                 const std::optional<Tag> data = readTag(p);
                 if (data && qint64(data->dataAt) + data->bytes > matrixEnd)
-                    return QStringLiteral("a data element of %1 bytes at byte %2 runs past its "
+                    return QStringLiteral("a data element of %1 bytes at %2 runs past its "
                                           "matrix")
                         .arg(data->bytes)
-                        .arg(p);
-                // A numeric array's real part must hold every element its dimensions count:
-                // matio reads as many bytes as the element declares into an array of the
-                // dimensions' size and leaves the rest as it found it (a 40 x 64 'fea' with 10
-                // values loaded, the other 2,550 zero).
-                if (data && matClass > Sparse) {
-                    const quint64 size = miTypeBytes(data->type);
+                        .arg(where(p));
+                if (topLevel && matClass != Sparse)
+                    m_dataProblem = dataProblem(what, matClass, count, p, data, matrixEnd);
+                // A nested numeric array's real part must hold every element its dimensions
+                // count: matio reads as many values as they say (a top-level variable's data is
+                // checked when it is read, by dataProblem).
+                if (!topLevel && data && matClass > Sparse) {
+                    const quint64 size = matNumericTypeBytes(data->type);
                     if (size != 0 && count > quint64(data->bytes) / size)
-                        return QStringLiteral("%1 has %2 elements, but its data at byte %3 holds "
+                        return QStringLiteral("%1 has %2 elements, but its data at %3 holds "
                                               "%4 (%5 bytes): the data is cut short")
                             .arg(what)
                             .arg(count)
-                            .arg(p)
+                            .arg(where(p))
                             .arg(quint64(data->bytes) / size)
                             .arg(data->bytes);
                 }
@@ -198,6 +187,35 @@ public:
     }
 
 private:
+    // A position in the buffer as the file has it: a byte of the file, or of the stream a
+    // compressed element inflates to.
+    QString where(qsizetype at) const
+    {
+        if (!m_compressed)
+            return QStringLiteral("byte %1").arg(m_offset + at);
+        return QStringLiteral("byte %1 (inflated) of the compressed element at byte %2")
+            .arg(at)
+            .arg(m_offset);
+    }
+
+    // Why a top-level char or numeric array cannot take its values from the data element at
+    // `at` (its real part): matio reads one of another type by skipping it, leaving its buffer
+    // unfilled, and reads as many values as the dimensions say whatever the element holds.
+    QString dataProblem(const QString& what, std::uint32_t matClass, quint64 count, qsizetype at,
+        const std::optional<Tag>& data, qint64 matrixEnd) const
+    {
+        if (data)
+            return matDataElementProblem(what, where(at), matClass, count, data->type, data->bytes);
+        if (qint64(at) + 8 > matrixEnd)
+            return QStringLiteral("%1 ends at %2, before its data element; the file is damaged")
+                .arg(what, where(at));
+        if (at + 8 <= m_buffer.size()) // a small-form tag of more than 4 bytes
+            return QStringLiteral("%1: its data element at %2 has a damaged tag; the file is "
+                                  "damaged")
+                .arg(what, where(at));
+        return {}; // past the inflated header: matio's own read finds the end
+    }
+
     // `count` nested miMATRIX elements from `at`; each takes at least its 8-byte tag.
     QString checkChildren(qsizetype at, qint64 end, quint64 count, int depth)
     {
@@ -219,7 +237,7 @@ private:
     {
         const std::optional<Tag> name = readTag(p);
         if (!name || name->type != kMiInt8 || name->bytes > kMaxNameBytes || !inside(*name, end))
-            return QStringLiteral("damaged variable name at byte %1").arg(p);
+            return QStringLiteral("damaged variable name at %1").arg(where(p));
         p = name->next;
         return {};
     }
@@ -267,27 +285,11 @@ private:
 
     const QByteArray& m_buffer;
     bool m_swapped;
+    qint64 m_offset;
+    bool m_compressed;
+    QString m_name;
+    QString m_dataProblem;
 };
-
-// At most `limit` bytes of the zlib stream; fewer when it ends or is damaged (the caller's
-// checks then find the headers or children missing).
-QByteArray inflatePrefix(const QByteArray& compressed, qsizetype limit)
-{
-    QByteArray out(limit, Qt::Uninitialized);
-    z_stream z {};
-    if (inflateInit(&z) != Z_OK)
-        return {};
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.constData()));
-    z.avail_in = uInt(compressed.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = uInt(limit);
-    int rc = Z_OK;
-    while (rc == Z_OK && z.avail_out > 0)
-        rc = inflate(&z, Z_SYNC_FLUSH);
-    out.resize(limit - qsizetype(z.avail_out));
-    inflateEnd(&z);
-    return out;
-}
 
 // The class byte of a matrix whose first bytes are in `head` (0 when they are not readable).
 std::uint32_t matrixClass(const QByteArray& head, bool swapped)
@@ -304,14 +306,16 @@ std::uint32_t matrixClass(const QByteArray& head, bool swapped)
 }
 
 // The element's bytes (inflated when compressed): its headers, or all of it for a container.
-QString checkElement(
-    QFile& file, qint64 offset, std::uint32_t type, qint64 bytes, bool swapped, int index)
+// A top-level variable's data problem goes to `dataProblems` under its name.
+QString checkElement(QFile& file, qint64 offset, std::uint32_t type, qint64 bytes, bool swapped,
+    int index, QHash<QString, QString>& dataProblems)
 {
     const qint64 available = std::min(bytes, file.size() - offset - 8);
     auto read = [&](qsizetype limit) -> QByteArray {
         file.seek(offset + (type == kMiCompressed ? 8 : 0));
         if (type == kMiCompressed)
-            return inflatePrefix(file.read(std::min<qint64>(available, limit + (1 << 20))), limit);
+            return matInflatePrefix(
+                file.read(std::min<qint64>(available, limit + (1 << 20))), limit);
         return file.read(std::min<qint64>(limit, available + 8));
     };
     QByteArray buffer = read(kHeaderBytes);
@@ -332,29 +336,35 @@ QString checkElement(
                 .arg(kMatMaxContainerBytes);
         if (type == kMiCompressed) {
             file.seek(offset + 8);
-            buffer = inflatePrefix(file.read(available), qsizetype(declared));
+            buffer = matInflatePrefix(file.read(available), qsizetype(declared));
         } else {
             buffer = read(qsizetype(declared));
         }
     }
-    Walker walker(buffer, swapped);
+    Walker walker(buffer, swapped, offset, type == kMiCompressed);
     // A partially read header-only buffer: the matrix may end beyond it.
     const qint64 end = type == kMiCompressed ? std::numeric_limits<qint64>::max() : bytes + 8;
     if (const QString problem = walker.checkMatrix(0, end, 0, true); !problem.isEmpty())
         return QStringLiteral("variable %1 is damaged: %2").arg(index).arg(problem);
+    // matio reads the first variable of a name; a later one is never read.
+    if (!dataProblems.contains(walker.name()))
+        dataProblems.insert(walker.name(), walker.dataProblem());
     return {};
 }
 
 } // namespace
 
-QString matV5StructureProblem(const QString& path)
+MatV5Structure matV5Structure(const QString& path)
 {
+    MatV5Structure result;
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot be opened: %1").arg(file.errorString());
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.problem = QStringLiteral("cannot be opened: %1").arg(file.errorString());
+        return result;
+    }
     const QByteArray header = file.read(128);
     if (matLevel5Version(header) != 0x0100)
-        return {}; // version 4, checked by matV4StructureProblem; 7.3 is HDF5
+        return result; // version 4, checked by matV4StructureProblem; 7.3 is HDF5
     const bool swapped = header.at(126) == 'M';
     const qint64 size = file.size();
     qint64 offset = 128;
@@ -367,15 +377,24 @@ QString matV5StructureProblem(const QString& path)
             type |= std::uint32_t(std::uint8_t(tag.at(b))) << shift;
             bytes |= std::uint32_t(std::uint8_t(tag.at(4 + b))) << shift;
         }
-        if (type == kMiMatrix || type == kMiCompressed)
-            if (const QString problem = checkElement(file, offset, type, bytes, swapped, index);
-                !problem.isEmpty())
-                return problem;
+        if (type == kMiMatrix || type == kMiCompressed) {
+            result.problem
+                = checkElement(file, offset, type, bytes, swapped, index, result.dataProblems);
+            if (!result.problem.isEmpty())
+                return result;
+        }
         offset += 8 + qint64(bytes);
         if (type != kMiCompressed)
             offset = (offset + 7) / 8 * 8;
     }
-    return {};
+    // Only the variables with a problem: the empty entries kept the first of each name.
+    result.dataProblems.removeIf([](const auto& entry) { return entry.value().isEmpty(); });
+    return result;
+}
+
+QString matV5StructureProblem(const QString& path)
+{
+    return matV5Structure(path).problem;
 }
 
 } // namespace facet

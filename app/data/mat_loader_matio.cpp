@@ -175,6 +175,10 @@ QString shapeProblem(const VarInfo& v)
 
 Result<std::vector<double>> Reader::read(const VarInfo& info) const
 {
+    // matio reads a data element of a type it does not know by skipping it, and returns its
+    // buffer of the dimensions' size unfilled (RELIABILITY.md).
+    if (!info.dataProblem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(m_file, info.dataProblem) };
     const qsizetype before = m_log.count();
     MatVar var { Mat_VarRead(m_mat, info.name.toUtf8().constData()) };
     const QString why = m_log.since(before);
@@ -206,6 +210,8 @@ Result<QString> Reader::readText(const VarInfo& info) const
     if (info.classType != MAT_C_CHAR || info.dims.size() != 2 || info.dims[0] > 1)
         return Error { QStringLiteral("%1: variable '%2' is not a text row (%3 %4)")
                            .arg(m_file, info.name, info.shape(), className(info.classType)) };
+    if (!info.dataProblem.isEmpty())
+        return Error { QStringLiteral("%1: %2").arg(m_file, info.dataProblem) };
     const qsizetype before = m_log.count();
     MatVar var { Mat_VarRead(m_mat, info.name.toUtf8().constData()) };
     const QString why = m_log.since(before);

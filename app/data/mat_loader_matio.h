@@ -52,6 +52,9 @@ struct VarInfo {
     matio_classes classType = MAT_C_EMPTY;
     bool isComplex = false;
     std::vector<std::size_t> dims;
+    // Why its values cannot be read from its data element (matV5Structure's dataProblems):
+    // Reader refuses to read it before matio reads anything.
+    QString dataProblem;
 
     // Saturates at SIZE_MAX, so a header with absurd dimensions fails the memory budget
     // instead of wrapping around to a small count.

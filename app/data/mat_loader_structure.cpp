@@ -224,6 +224,24 @@ QString compressedStreamProblem(QFile& file, qint64 bytes, bool swapped)
         .arg(inflated);
 }
 
+QByteArray matInflatePrefix(const QByteArray& compressed, qsizetype limit)
+{
+    QByteArray out(limit, Qt::Uninitialized);
+    z_stream z {};
+    if (inflateInit(&z) != Z_OK)
+        return {};
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.constData()));
+    z.avail_in = uInt(compressed.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(limit);
+    int rc = Z_OK;
+    while (rc == Z_OK && z.avail_out > 0)
+        rc = inflate(&z, Z_SYNC_FLUSH);
+    out.resize(limit - qsizetype(z.avail_out));
+    inflateEnd(&z);
+    return out;
+}
+
 QString matV5TruncationProblem(const QString& path, const QStringList& names)
 {
     QFile file(path);

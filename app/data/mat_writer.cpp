@@ -523,10 +523,14 @@ Result<bool> writeFactorsMat(
         path, header.constData(),
         [&](mat_t* mat) { return writeFactors(mat, data, result, report); },
         [&](const QString& written) {
-            // Every element's headers inside the file, each top-level element whole, and every
-            // variable there: a file cut between two elements passes the first two checks.
-            if (QString problem = matV5StructureProblem(written); !problem.isEmpty())
-                return problem;
+            // Every element's headers inside the file, each variable's values readable, each
+            // top-level element whole, and every variable there: a file cut between two
+            // elements passes the first three checks.
+            const MatV5Structure structure = matV5Structure(written);
+            if (!structure.problem.isEmpty())
+                return structure.problem;
+            if (!structure.dataProblems.isEmpty())
+                return structure.dataProblems.cbegin().value();
             if (QString problem = matV5TruncationProblem(written, {}); !problem.isEmpty())
                 return problem;
             QStringList expected { QStringLiteral("U"), QStringLiteral("V") };

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The data elements of a Level 5 MAT-file as the writers lay them out (RELIABILITY.md): what
+// The data elements of a Level 5 MAT-file against the array classes that hold them
+// (RELIABILITY.md): a value element whose type tag is no MATLAB data type for its class, or
+// whose byte count does not match the dimensions, is refused before a value is read (matio
+// skipped such an element and handed back its uninitialized buffer as the data). And what
 // scipy.io.savemat writes beside the data, a struct with short field names packed in their tag,
-// loads. The files are built here byte by byte.
+// loads. The files are built here byte by byte, as the writers lay them out.
 #include "data/mat_loader.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -108,6 +113,10 @@ private:
             + le32(std::uint32_t(labels.size())) + labels);
     }
 
+    // Where the data element of fea() starts in a file: after the header, the matrix tag and
+    // the array header.
+    static qsizetype feaDataAt() { return 128 + 8 + arrayHeader(6, { 20, 16 }, "fea").size(); }
+
     // {'opts': {'k': 5}} as scipy.io.savemat 1.10 writes it: a 1 x 1 struct whose field name
     // length (2) and names ("k\0") are packed in their tags, and whose field is an int64 scalar
     // with an empty name in a long tag.
@@ -145,6 +154,137 @@ private:
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // One row per type word that is no data type MATLAB writes for a double array's values:
+    // unknown (0, 19, 99, 255, 1000), reserved (8, 10, 11), miMATRIX and miCOMPRESSED (14, 15)
+    // and the text types only a char array holds (16..18). Before the check, every one loaded:
+    // matio skipped the element and returned its buffer unfilled.
+    void invalidTypeRefused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("expected");
+        const QByteArray doubles = repeated(7, 320);
+        const QString at = QStringLiteral("byte %1").arg(feaDataAt());
+        for (std::uint32_t type :
+            { 0u, 8u, 10u, 11u, 14u, 15u, 16u, 17u, 18u, 19u, 99u, 255u, 1000u }) {
+            QTest::addRow("type %u", type)
+                << (fileHeader() + fea(type, doubles) + gnd())
+                << QStringList { QStringLiteral("'fea'"), QStringLiteral("type %1").arg(type), at };
+        }
+        QTest::newRow("type 99, compressed")
+            << (fileHeader() + compressedElement(fea(99, doubles)) + gnd())
+            << QStringList { QStringLiteral("'fea'"), QStringLiteral("type 99"),
+                   QStringLiteral("compressed") };
+        QTest::newRow("type 0, compressed")
+            << (fileHeader() + compressedElement(fea(0, doubles)) + gnd())
+            << QStringList { QStringLiteral("'fea'"), QStringLiteral("type 0") };
+        // A valid type in a class that cannot hold its values exactly.
+        QTest::newRow("miINT64 in a double array")
+            << (fileHeader() + fea(12, repeated(7, 320)) + gnd())
+            << QStringList { QStringLiteral("'fea'"), QStringLiteral("type 12"), at };
+        // One double more than 20 x 16: matio read 320 and ignored the rest.
+        QTest::newRow("2,568 bytes for 320 doubles")
+            << (fileHeader() + fea(9, repeated(7, 321)) + gnd())
+            << QStringList { QStringLiteral("'fea'"), QStringLiteral("2568 bytes"),
+                   QStringLiteral("2560"), at };
+        QTest::newRow("321 bytes of miUINT8 for 320 values")
+            << (fileHeader() + fea(2, QByteArray(321, '\x07')) + gnd())
+            << QStringList { QStringLiteral("'fea'"), QStringLiteral("321 bytes"), at };
+        QTest::newRow("labels of type 99")
+            << (fileHeader() + fea(9, doubles) + gnd(99))
+            << QStringList { QStringLiteral("'gnd'"), QStringLiteral("type 99") };
+    }
+
+    void invalidTypeRefused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, expected);
+        const QString path = write(
+            QStringLiteral("%1.mat").arg(
+                QString::fromLatin1(QTest::currentDataTag())
+                    .replace(QRegularExpression(QStringLiteral("\\W+")), QStringLiteral("_"))),
+            bytes);
+        QVERIFY(!path.isEmpty());
+        const Result<Dataset> loaded = loadMat(path);
+        if (loaded.ok())
+            QFAIL(qPrintable(QStringLiteral("loaded; first value %1, range %2..%3")
+                                 .arg(double(loaded->X(0, 0)))
+                                 .arg(double(loaded->X.minCoeff()))
+                                 .arg(double(loaded->X.maxCoeff()))));
+        QVERIFY2(loaded.error().contains(QFileInfo(path).fileName()), qPrintable(loaded.error()));
+        for (const QString& needle : expected)
+            QVERIFY2(loaded.error().contains(needle), qPrintable(loaded.error()));
+        // The warm start's reader takes the same path to the values.
+        const QString variable = expected.front().mid(1, 3);
+        const auto matrices = readMatMatrices(path, { variable });
+        QVERIFY2(!matrices.ok(), "readMatMatrices read the damaged variable");
+        QVERIFY2(matrices.error().contains(expected.at(1)), qPrintable(matrices.error()));
+        qInfo().noquote() << loaded.error();
+    }
+
+    // What MATLAB writes and the check must keep: a double array's values in the smallest type
+    // that holds them, a single array's in a smaller integer type, an integer class in its own.
+    void storedTypesLoad_data()
+    {
+        QTest::addColumn<uint>("matClass");
+        QTest::addColumn<uint>("type");
+        QTest::addColumn<int>("width");
+        const struct {
+            const char* name;
+            uint matClass, type;
+            int width;
+        } rows[] = { { "double as miINT8", 6, 1, 1 }, { "double as miUINT8", 6, 2, 1 },
+            { "double as miINT16", 6, 3, 2 }, { "double as miUINT16", 6, 4, 2 },
+            { "double as miINT32", 6, 5, 4 }, { "double as miUINT32", 6, 6, 4 },
+            { "double as miSINGLE", 6, 7, 4 }, { "double as miDOUBLE", 6, 9, 8 },
+            { "single as miUINT8", 7, 2, 1 }, { "single as miSINGLE", 7, 7, 4 },
+            { "uint8 as miUINT8", 9, 2, 1 }, { "int16 as miINT16", 10, 3, 2 },
+            { "uint64 as miUINT64", 15, 13, 8 } };
+        for (const auto& row : rows)
+            QTest::newRow(row.name) << row.matClass << row.type << row.width;
+    }
+
+    void storedTypesLoad()
+    {
+        QFETCH(uint, matClass);
+        QFETCH(uint, type);
+        QFETCH(int, width);
+        QByteArray seven;
+        for (int i = 0; i < 320; ++i) {
+            QByteArray value(width, '\0');
+            if (type == 7) {
+                const float f = 7;
+                std::memcpy(value.data(), &f, sizeof f);
+            } else if (type == 9) {
+                const double d = 7;
+                std::memcpy(value.data(), &d, sizeof d);
+            } else {
+                value[0] = 7; // little-endian integers
+            }
+            seven += value;
+        }
+        const QByteArray body = arrayHeader(matClass, { 20, 16 }, "fea") + longElement(type, seven);
+        const QString path = write(QStringLiteral("stored_%1_%2.mat").arg(matClass).arg(type),
+            fileHeader() + matrixElement(body) + gnd());
+        const Result<Dataset> loaded = loadMat(path);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error()));
+        QCOMPARE(loaded->X.size(), Eigen::Index(320));
+        QCOMPARE(double(loaded->X.minCoeff()), 7.0);
+        QCOMPARE(double(loaded->X.maxCoeff()), 7.0);
+    }
+
+    // A variable Facet does not read is stepped over by its size, whatever its data elements
+    // say: only the variables read are held to the data rules.
+    void unreadVariableIsNotChecked()
+    {
+        const QByteArray junk = matrixElement(
+            arrayHeader(6, { 2, 2 }, "junk") + le32(99) + le32(32) + repeated(1, 4));
+        const QString path = write(QStringLiteral("unread_junk.mat"),
+            fileHeader() + junk + fea(9, repeated(7, 320)) + gnd());
+        const Result<Dataset> loaded = loadMat(path);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error()));
+        QCOMPARE(double(loaded->X.maxCoeff()), 7.0);
+    }
 
     // scipy.io.savemat({'fea': ..., 'gnd': ..., 'opts': {'k': 5}}), with and without
     // do_compression: refused as "damaged struct field names at byte 56" before.
