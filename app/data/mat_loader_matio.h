@@ -77,6 +77,18 @@ struct VarInfo {
     }
 };
 
+// A MAT-file opened by matio after the structural checks matio does not make, with its
+// variables listed (and, for Level 5, each top-level element found whole, and each variable's
+// data problem noted). May throw std::bad_alloc while listing. `file` names it in errors
+// (fileLabel). In mat_loader_readers.cpp, as are the two below.
+struct CheckedMatFile {
+    MatFile mat;
+    std::vector<VarInfo> vars;
+};
+Result<CheckedMatFile> openChecked(const QString& path, const QString& file);
+// The name errors give a file: its file name, or the path when it has none.
+QString fileLabel(const QString& path);
+
 QString className(matio_classes c);
 // A byte count for messages ("6.3 MiB").
 QString byteSize(double bytes);
