@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# NMF, time to a solution: Facet's algorithms (hals, mu) against scikit-learn's coordinate descent
+# NMF, time to a solution: Facet's algorithms (hals-ex, hals, mu-ex, mu) against scikit-learn's coordinate descent
 # (`cd`) and multiplicative updates (`mu`) on the same prepared data, in the same run (issue 35).
 # Usage:
 #   bench/to_solution.sh [FACET_CLI] [DATASETS] [SEEDS]
@@ -11,7 +11,8 @@
 # - scikit-learn: for each seed, NMF(solver, init='random', random_state=seed, tol=0) fitted with
 #   max_iter on a ladder 25, 50, ..., 3200, each fit in full and timed (validation, start and final
 #   error included); the objective is reconstruction_err_^2 = ||X - W H||_F^2, Facet's O.
-# - Facet: `facet-cli run --method nmf --algorithm A --seed S --tol 0 --min-iter 0` with
+# - Facet: `facet-cli run --method nmf --algorithm A --seed S --tol 0 --stationarity-tol 0
+#   --min-iter 0` (1,500 iterations for hals and hals-ex, 5,000 for mu and mu-ex) with
 #   objective_history and time_history (seconds from the start of the solve, initialization
 #   included): the time an objective is first reached is read off the history.
 # - target = the median over the seeds of scikit-learn cd's objective after 3200 iterations, plus
@@ -46,12 +47,13 @@ for pair in "${pairs[@]}"; do
   rank="${pair##*:}"
   file="$DATA/${FILES[$name]:?unknown data set $name}"
   "$CLI" export-dataset "$file" --out "$OUT/$name.mat" >/dev/null
-  for algorithm in hals mu; do
+  for algorithm in hals-ex hals mu-ex mu; do
     iterations=1500
-    [ "$algorithm" = mu ] && iterations=5000
+    [ "${algorithm#mu}" != "$algorithm" ] && iterations=5000
     for ((seed = 0; seed < SEEDS; seed++)); do
       "$CLI" run --dataset "$file" --method nmf --rank "$rank" --algorithm "$algorithm" \
-        --seed "$seed" --max-iter "$iterations" --min-iter 0 --tol 0 --cluster argmax \
+        --seed "$seed" --max-iter "$iterations" --min-iter 0 --tol 0 --stationarity-tol 0 \
+        --cluster argmax \
         --json "$OUT/$name-$algorithm-$seed.json" >/dev/null
     done
   done
@@ -104,7 +106,7 @@ for pair in datasets:
     rank = int(rank)
     fea = scipy.io.loadmat(f"{out}/{name}.mat")["fea"].astype(np.float64)  # n x m
     curves = {}
-    for algorithm in ("hals", "mu"):
+    for algorithm in ("hals-ex", "hals", "mu-ex", "mu"):
         runs = []
         for seed in range(seeds):
             with open(f"{out}/{name}-{algorithm}-{seed}.json") as f:
