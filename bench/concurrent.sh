@@ -44,8 +44,11 @@ for settings in default libgomp; do
     IFS=: read -r name file rank <<<"$run"
     solve "$name" "$file" "$rank" "$OUT/alone.json" "${extra[@]}"
     alone=$(per_iteration "$OUT/alone.json")
-    # The partner runs longer than the measured run, so it is busy the whole time.
-    ITERATIONS=$((ITERATIONS * 4)) solve orl ORL_32x32.mat 40 "$OUT/partner.json" "${extra[@]}" &
+    # The partner runs longer than the measured run, so it is busy the whole time (started as
+    # the process itself, so that kill reaches it).
+    env "${extra[@]}" "$CLI" run --dataset "$DATA/ORL_32x32.mat" --method nmf --rank 40 \
+      --algorithm mu --seed 2 --max-iter $((ITERATIONS * 20)) --min-iter 0 --tol 0 \
+      --cluster argmax --json "$OUT/partner.json" >/dev/null &
     partner=$!
     sleep 0.5
     solve "$name" "$file" "$rank" "$OUT/beside.json" "${extra[@]}"
