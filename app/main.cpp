@@ -44,7 +44,8 @@ QString knownMethods()
 
 int main(int argc, char* argv[])
 {
-    facet::ensureOpenMpWaitPolicy(argc, argv); // may start the program again
+    // may start the program again
+    facet::ensureOpenMpWaitPolicy(argv, facet::OpenMpUse::Shared);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Facet"));
     QApplication::setApplicationName(QStringLiteral("Facet"));

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Two solves at once (issue 35 item 5, issue 36 item 2): the time per iteration of a facet-cli run
 # alone and with a second one beside it, with the program's own OpenMP wait settings (the
-# default) and with libgomp's (FACET_OPENMP_REEXEC=1 keeps facet-cli from choosing them).
+# default), with libgomp's (FACET_OPENMP_REEXEC=1 keeps facet-cli from choosing them) and with
+# OMP_WAIT_POLICY=passive (threads sleep at once at every barrier).
 # Usage: bench/concurrent.sh [FACET_CLI] [ITERATIONS]
 #   defaults: build/release/app/facet-cli  400
 # Each run: NMF with the mu rules (a fixed cost per iteration), --tol 0 --min-iter 0, so every run
@@ -37,9 +38,10 @@ print(f"{1000 * (t[-1] - t[0]) / (len(t) - 1):.3f}")' "$1"
 
 echo "| settings | run | alone (ms/it) | beside ORL (ms/it) | ratio |"
 echo "|---|---|---:|---:|---:|"
-for settings in default libgomp; do
+for settings in default libgomp passive; do
   extra=()
   [ "$settings" = libgomp ] && extra=(FACET_OPENMP_REEXEC=1)
+  [ "$settings" = passive ] && extra=(OMP_WAIT_POLICY=passive)
   for run in yale:Yale_32x32.mat:15 orl:ORL_32x32.mat:40; do
     IFS=: read -r name file rank <<<"$run"
     solve "$name" "$file" "$rank" "$OUT/alone.json" "${extra[@]}"

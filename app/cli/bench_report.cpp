@@ -322,10 +322,6 @@ QString loadAverage()
     return QString::fromLatin1(file.readLine()).section(u' ', 0, 2);
 }
 
-namespace {
-
-// How the OpenMP threads waited (util/openmp_environment.h): the variables as this process saw
-// them, null where unset. They change the times, never the numbers.
 QJsonObject openMpWaitJson()
 {
     QJsonObject wait;
@@ -336,8 +332,6 @@ QJsonObject openMpWaitJson()
     }
     return wait;
 }
-
-} // namespace
 
 QJsonObject machineJson()
 {

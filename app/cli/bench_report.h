@@ -58,6 +58,9 @@ QJsonObject knnRecallJson(const QString& dataset, const KnnRecall& recall);
 // The machine's state for the record: the CPU, the load average (other processes share the
 // two cores), Eigen's and OpenMP's thread counts.
 QJsonObject machineJson();
+// How the OpenMP threads waited (util/openmp_environment.h): the variables as this process saw
+// them, null where unset. They change the times, never the numbers.
+QJsonObject openMpWaitJson();
 QString loadAverage();
 
 } // namespace facet::cli

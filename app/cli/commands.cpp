@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/commands.h"
+#include "cli/bench_report.h"
 #include "cli/run_progress.h"
 
 #include "core/openmp.h"
@@ -177,7 +178,8 @@ int runRun(
         return kExitInterrupted;
     }
 
-    const QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
+    QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
+    report.insert(u"openmp_wait"_s, openMpWaitJson()); // what time_history was measured under
     out.flush(); // the notes so far, before the JSON
     if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
         err << "facet-cli: " << written.error() << Qt::endl;

@@ -27,7 +27,8 @@ extern "C" void onInterrupt(int)
 
 int main(int argc, char** argv)
 {
-    facet::ensureOpenMpWaitPolicy(argc, argv); // may start the program again
+    // may start the program again
+    facet::ensureOpenMpWaitPolicy(argv, facet::cliOpenMpUse(argc, argv));
     // A QApplication (offscreen) for `sweep`, whose plots need one; QCoreApplication otherwise.
     const std::unique_ptr<QCoreApplication> app = facet::cli::makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));

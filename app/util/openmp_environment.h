@@ -8,9 +8,13 @@
 // LLVM's libomp for 200 ms. Alone, that saves a wake-up per parallel region. Beside a second solve
 // (the explorer's two demo panels, an experiment, a run still being cancelled, another facet-cli)
 // there are more runnable threads than cores: a thread the scheduler took off a core holds up its
-// team's barrier while the others spin through their time slices, and an iteration took 10-87x
-// as long as alone. With the short spin below a waiting thread gives up its core within
-// microseconds, and two solves at once share the cores instead of trading time slices.
+// team's barrier while the others spin through their time slices. Measured with
+// bench/concurrent.sh (2 cores, NMF mu, per iteration, bench/RESULTS.md): beside a second ORL
+// solve, ORL took 4.7x and Yale 4.9x its alone time with the runtime's spin, 4.7x and 9.0x with a
+// short spin (GOMP_SPINCOUNT=10000), 1.45x and 1.00x with OMP_WAIT_POLICY=passive, which costs
+// 13-19 % alone on these small sets. So every program waits passively, except the benchmarks,
+// which run alone by design and measure the hardware's limit: `facet-cli bench` and
+// facet-bench-float keep the runtime's spin (their JSON records the variables in force).
 //
 // Both runtimes read these variables once, when the library is loaded, before main() runs: so
 // when the user has set none of them, the program sets them and starts itself again
@@ -23,14 +27,12 @@
 
 namespace facet {
 
-// GOMP_SPINCOUNT (libgomp, the release build's runtime): rounds of spinning before a waiting
-// thread sleeps. KMP_BLOCKTIME (libomp, clang's runtime in the sanitizer builds): milliseconds.
-inline constexpr const char* kGompSpinCount = "10000";
-inline constexpr const char* kKmpBlockTime = "1";
-
 // The variables that choose how OpenMP threads wait, in either runtime.
 inline constexpr const char* kOpenMpWaitVariables[]
     = { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME" };
+
+// What the program chooses where the user chose nothing (both runtimes read it).
+inline constexpr const char* kOpenMpWaitPolicy = "passive";
 
 // Whether the user (or a parent Facet process) already chose how OpenMP threads wait.
 inline bool openMpWaitChosen()
@@ -43,20 +45,28 @@ inline bool openMpWaitChosen()
     return false;
 }
 
+// Shared: the program may run beside other solves (passive waiting). Benchmark: it measures one
+// solve alone (the runtime's own spin).
+enum class OpenMpUse { Shared, Benchmark };
+
+// facet-cli's use: its `bench` command is a benchmark, every other command shares the machine.
+inline OpenMpUse cliOpenMpUse(int argc, char** argv)
+{
+    return argc > 1 && std::strcmp(argv[1], "bench") == 0 ? OpenMpUse::Benchmark
+                                                          : OpenMpUse::Shared;
+}
+
 // Call first thing in main(). Returns only when the settings are in force (or the program could
 // not start itself again, in which case it runs on with the runtime's defaults).
-inline void ensureOpenMpWaitPolicy([[maybe_unused]] int argc, char** argv)
+inline void ensureOpenMpWaitPolicy([[maybe_unused]] char** argv, [[maybe_unused]] OpenMpUse use)
 {
 #if defined(_OPENMP)
-    if (openMpWaitChosen() || std::getenv("FACET_OPENMP_REEXEC"))
+    if (use == OpenMpUse::Benchmark || openMpWaitChosen() || std::getenv("FACET_OPENMP_REEXEC"))
         return;
-    setenv("GOMP_SPINCOUNT", kGompSpinCount, 0);
-    setenv("KMP_BLOCKTIME", kKmpBlockTime, 0);
+    setenv("OMP_WAIT_POLICY", kOpenMpWaitPolicy, 0);
     setenv("FACET_OPENMP_REEXEC", "1", 1); // never twice, whatever happens to the variables
     execv("/proc/self/exe", argv);
     // Not reached unless exec failed (no /proc): run on as started.
-#else
-    (void)argv;
 #endif
 }
 
