@@ -14,12 +14,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLI="${1:-$ROOT/build/release/app/facet-cli}"
 ITERATIONS="${2:-400}"
 DATA="${FACET_DATA_DIR:-$ROOT/../shared/data}"
+source "$ROOT/bench/common.sh"
 [ -x "$CLI" ] || { echo "facet-cli not found at $CLI (build it, or pass its path)" >&2; exit 1; }
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
-  "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown);" \
-  "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_host_line "$ROOT"
 
 solve() { # name dataset rank json [env...]
   local name="$1" data="$2" rank="$3" json="$4"

@@ -29,23 +29,21 @@ DATASETS="${2:-yale:15,orl:40,coil20:20,mnist:10}"
 SEEDS="${3:-5}"
 PY=/usr/bin/python3
 DATA="${FACET_DATA_DIR:-$ROOT/../shared/data}"
+source "$ROOT/bench/common.sh"
 
 source "$ROOT/bench/sklearn_env.sh"
 require_sklearn to_solution.sh python3-scipy
 [ -x "$CLI" ] || { echo "facet-cli not found at $CLI (build it, or pass its path)" >&2; exit 1; }
 
-declare -A FILES=([orl]=ORL_32x32.mat [yale]=Yale_32x32.mat [coil20]=COIL20.mat [mnist]=mnist.mat)
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
-  "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown);" \
-  "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_host_line "$ROOT"
 
 IFS=, read -ra pairs <<<"$DATASETS"
 for pair in "${pairs[@]}"; do
   name="${pair%%:*}"
   rank="${pair##*:}"
-  file="$DATA/${FILES[$name]:?unknown data set $name}"
+  file="$DATA/${BENCH_FILES[$name]:?unknown data set $name}"
   "$CLI" export-dataset "$file" --out "$OUT/$name.mat" >/dev/null
   for algorithm in hals-ex hals mu-ex mu; do
     iterations=1500

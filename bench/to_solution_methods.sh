@@ -23,22 +23,20 @@ DATASETS="${2:-yale:15,orl:40,coil20:20}"
 SEEDS="${3:-3}"
 METHODS="${4:-cf,lccf,lcf,gnmf}"
 DATA="${FACET_DATA_DIR:-$ROOT/../shared/data}"
+source "$ROOT/bench/common.sh"
 [ -x "$CLI" ] || { echo "facet-cli not found at $CLI (build it, or pass its path)" >&2; exit 1; }
 
-declare -A FILES=([orl]=ORL_32x32.mat [yale]=Yale_32x32.mat [coil20]=COIL20.mat [mnist]=mnist.mat)
 declare -A ALGORITHMS=([gnmf]="mu mu-ex hals hals-ex" [semignmf]="mu mu-ex hals hals-ex")
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
-  "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown);" \
-  "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_host_line "$ROOT"
 
 IFS=, read -ra pairs <<<"$DATASETS"
 IFS=, read -ra methods <<<"$METHODS"
 for pair in "${pairs[@]}"; do
   name="${pair%%:*}"
   rank="${pair##*:}"
-  file="$DATA/${FILES[$name]:?unknown data set $name}"
+  file="$DATA/${BENCH_FILES[$name]:?unknown data set $name}"
   for method in "${methods[@]}"; do
     for algorithm in ${ALGORITHMS[$method]:-mu mu-ex}; do
       for ((seed = 0; seed < SEEDS; seed++)); do
