@@ -332,9 +332,9 @@ private slots:
         const auto runWaitOf = [] {
             QTemporaryDir dir;
             const QString json = dir.filePath(u"r.json"_s);
-            const CliRun run = runCli(QStringList { u"run"_s, u"--dataset"_s,
-                u"builtin:swimmer"_s, u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s,
-                u"--max-iter"_s, u"2"_s, u"--json"_s, json });
+            const CliRun run = runCli(
+                QStringList { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
+                    u"nmf"_s, u"--rank"_s, u"3"_s, u"--max-iter"_s, u"2"_s, u"--json"_s, json });
             if (run.exitCode != 0)
                 qWarning("%s", qPrintable(run.out + run.err));
             return readJson(json)[u"openmp_wait"_s].toObject();
@@ -355,7 +355,8 @@ private slots:
         for (const char* name : { "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME" })
             QVERIFY(chosen[QString::fromLatin1(name)].isNull());
 #if defined(_OPENMP)
-        QCOMPARE(runChosen[u"OMP_WAIT_POLICY"_s].toString(), QString::fromLatin1(kOpenMpWaitPolicy));
+        QCOMPARE(
+            runChosen[u"OMP_WAIT_POLICY"_s].toString(), QString::fromLatin1(kOpenMpWaitPolicy));
 #else
         // Without OpenMP (the tsan preset) there are no such threads, and nothing to choose.
         QVERIFY(runChosen[u"OMP_WAIT_POLICY"_s].isNull());

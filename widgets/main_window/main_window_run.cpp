@@ -13,6 +13,7 @@
 #include "runs/run_summary.h"
 #include "session/session.h"
 #include "util/params_json.h"
+#include "views/cluster_view.h"
 #include "views/convergence_plot.h"
 
 #include <QLabel>
@@ -155,6 +156,13 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
                                  .arg(m_runOptions.params.rank));
     updateActions();
     m_runData = asLoaded ? m_dataset : runData(m_runOptions.method);
+    // The clusters and scores stay the previous run's until this one ends: say so.
+    if (m_result)
+        m_clusters->setNewerRunNote(
+            tr("A newer run (%1, k = %2) is computing: these clusters and scores are the "
+               "previous run's.")
+                .arg(methodTitle(m_runOptions.method))
+                .arg(m_runOptions.params.rank));
     m_solveJob->submit({ runId, m_runData, m_runOptions, singleInnerThread });
     Q_EMIT runStarted(runId);
 }
@@ -296,6 +304,7 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     if (runId != m_runId || !m_running)
         return;
     m_running = false;
+    m_clusters->setNewerRunNote({});
     if (!result.cancelledDuring.empty()) {
         const QString stage = QString::fromStdString(result.cancelledDuring);
         showLastGoodHistory();
@@ -333,6 +342,7 @@ void MainWindow::onFailed(quint64 runId, const QString& message)
     if (runId != m_runId || !m_running)
         return;
     m_running = false;
+    m_clusters->setNewerRunNote({});
     showLastGoodHistory(); // the live plot showed the failed run
     m_controls->resetProgress();
     updateJobStatus(0);

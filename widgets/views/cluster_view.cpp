@@ -47,6 +47,7 @@ QString clusterComposition(const std::vector<int>& classCounts, const QStringLis
 
 ClusterView::ClusterView(QWidget* parent)
     : QWidget(parent)
+    , m_newerRun(new QLabel(this))
     , m_scores(new QLabel(this))
     , m_tabs(new QTabWidget(this))
     , m_scroll(new QScrollArea)
@@ -62,8 +63,15 @@ ClusterView::ClusterView(QWidget* parent)
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setFrameShape(QFrame::NoFrame);
 
+    m_newerRun->setObjectName(QStringLiteral("clusterNewerRunNote"));
+    m_newerRun->setWordWrap(true);
+    m_newerRun->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff4ce; color: #5c4400; border-radius: 3px; padding: 3px 6px; }"));
+    m_newerRun->hide();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_newerRun);
     layout->addWidget(m_scores);
     m_tabs->setObjectName(QStringLiteral("clusterTabs"));
     m_tabs->setDocumentMode(true);
@@ -81,8 +89,20 @@ ClusterView::ClusterView(QWidget* parent)
     clear();
 }
 
+void ClusterView::setNewerRunNote(const QString& text)
+{
+    m_newerRun->setText(text);
+    m_newerRun->setVisible(!text.isEmpty());
+}
+
+QString ClusterView::newerRunNote() const
+{
+    return m_newerRun->text();
+}
+
 void ClusterView::clear()
 {
+    setNewerRunNote({});
     m_scores->setText(tr("No clustering yet."));
     m_grid->clear();
     m_shown.clear();

@@ -38,6 +38,10 @@ public:
 
     void setResult(const Dataset& dataset, const RunResult& result);
     void clear();
+    // While a newer run computes, the clusters shown are the previous run's: `text` says so above
+    // them (empty: no note).
+    void setNewerRunNote(const QString& text);
+    QString newerRunNote() const;
 
     int clusterCount() const;
     int thumbnailCount() const;
@@ -53,6 +57,7 @@ Q_SIGNALS:
     void sampleActivated(int sample);
 
 private:
+    QLabel* m_newerRun = nullptr;
     QLabel* m_scores = nullptr;
     QTabWidget* m_tabs = nullptr;
     QScrollArea* m_scroll = nullptr;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Live tuning (issue 35): when auto re-run follows a change of a continuous parameter on the same
 // data, method and rank, the new run starts from the shown run's factors and the Runs table says
-// so; any other change starts afresh from the seed.
+// so; any other change starts afresh from the seed. While a newer run computes, the clusters and
+// scores still shown say they are the previous run's.
 
 #include "controls/control_panel.h"
 #include "controls/log_slider.h"
@@ -10,6 +11,7 @@
 #include "main_window_fixture.h"
 #include "models/run_history_model.h"
 #include "screenshot.h"
+#include "views/cluster_view.h"
 
 #include <QSignalSpy>
 #include <QSlider>
@@ -36,6 +38,7 @@ void TestLiveTuning::autoRerunWarmStartsAfterAContinuousChange()
     controls->setMaxIterations(40);
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QVERIFY(window->clusterView()->newerRunNote().isEmpty()); // nothing shown yet to be stale
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
     QVERIFY(!window->lastSubmittedOptions().driver.start);
     const Matrix shownV = window->lastResult()->factorization.V;
@@ -44,8 +47,19 @@ void TestLiveTuning::autoRerunWarmStartsAfterAContinuousChange()
     QTest::mouseClick(controls->autoRerunCheck(), Qt::LeftButton);
     QVERIFY(controls->autoRerun());
     LogSlider* lambda = controls->parameterPanel()->lambdaSlider();
+    // From the moment the re-run is submitted the shown clusters say they are the previous
+    // run's, until the new run's arrive.
+    QString noteAtStart;
+    const QMetaObject::Connection started
+        = connect(window.get(), &MainWindow::runStarted, window.get(), [&] {
+              noteAtStart = window->clusterView()->newerRunNote();
+              saveScreenshot(*window, QStringLiteral("live_tuning_newer_run.png"));
+          });
     QTest::keyClick(lambda->slider(), Qt::Key_PageDown);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+    disconnect(started);
+    QVERIFY2(noteAtStart.contains(u"newer run"), qPrintable(noteAtStart));
+    QVERIFY(window->clusterView()->newerRunNote().isEmpty());
     const RunOptions& warm = window->lastSubmittedOptions();
     QVERIFY(warm.driver.start);
     QCOMPARE(warm.driver.start->at(1), shownV);
