@@ -147,6 +147,8 @@ Result<Dataset> loadUnprepared(const DatasetRequest& request, const QString& spe
     const QFileInfo info(spec);
     if (!info.exists())
         return Error { QStringLiteral("%1: file not found; %2").arg(spec, supportedForms()) };
+    if (const QString problem = inputFileProblem(spec); !problem.isEmpty())
+        return Error { problem };
     if (isImageFile(spec))
         return Error { QStringLiteral("%1: a single image is not a dataset; give the folder that "
                                       "holds the images, or list them in a .csv file")
@@ -168,6 +170,9 @@ DatasetKind datasetKind(const QString& spec)
         return DatasetKind::Unknown;
     if (info.isDir())
         return DatasetKind::ImageFolder;
+    if (!info.isFile()) // a FIFO, device or socket: never opened to sniff it (loadUnprepared says
+                        // why)
+        return DatasetKind::Unknown;
     // A .mat that fails the content check is still handed to matio: MAT v4 files have no text
     // header, and a broken file gets matio's more precise complaint.
     if (looksLikeMatFile(s)

@@ -6,6 +6,7 @@
 #include "data/mat_loader_matio.h"
 #include "data/mat_loader_structure.h"
 #include "data/mat_reader_process.h"
+#include "util/atomic_write.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -28,6 +29,8 @@ Result<CheckedMatFile> openChecked(const QString& path, const QString& file)
         return Error { QStringLiteral("%1: file not found").arg(path) };
     if (fileInfo.isDir())
         return Error { QStringLiteral("%1: is a folder, not a MAT-file").arg(path) };
+    if (const QString problem = inputFileProblem(path); !problem.isEmpty())
+        return Error { problem };
     if (fileInfo.size() == 0)
         return Error {
             QStringLiteral("%1: the file is empty (0 bytes), not a MAT-file").arg(file)
