@@ -8,6 +8,7 @@
 #include "data/preprocess.h"
 #include "data/synthetic.h"
 #include "util/atomic_write.h"
+#include "util/input_file.h"
 
 #include "bench/lowrank_data.h"
 

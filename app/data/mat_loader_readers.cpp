@@ -6,7 +6,7 @@
 #include "data/mat_loader_matio.h"
 #include "data/mat_loader_structure.h"
 #include "data/mat_reader_process.h"
-#include "util/atomic_write.h"
+#include "util/input_file.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -25,12 +25,6 @@ namespace facet {
 // regular file, a link to one, or absent.
 QString outputTargetProblem(const QString& path);
 
-// Refuses an input path that exists and is neither a regular file (or a link to one) nor a folder:
-// a FIFO would block the first read until something writes to it, and /dev/zero or /dev/urandom
-// have no end (and report a size of 0). Names what the path is. Empty otherwise, absent included
-// (the loader says "file not found").
-QString inputFileProblem(const QString& path);
-
 // The path that names standard output in --json: the JSON is written there as a stream.
 inline constexpr const char* kStandardOutputPath = "-";
 
