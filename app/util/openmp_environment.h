@@ -10,10 +10,10 @@
 // there are more runnable threads than cores: a thread the scheduler took off a core holds up its
 // team's barrier while the others spin through their time slices. Measured with
 // bench/concurrent.sh (2 cores, NMF mu, per iteration, bench/RESULTS.md): beside a second ORL
-// solve, ORL took 4.7x and Yale 4.9x its alone time with the runtime's spin, 4.7x and 9.0x with a
-// short spin (GOMP_SPINCOUNT=10000), 1.45x and 1.00x with OMP_WAIT_POLICY=passive, which costs
-// 13-19 % alone on these small sets. So every program waits passively, except the benchmarks,
-// which run alone by design and measure the hardware's limit: `facet-cli bench` and
+// solve, ORL and Yale took 3.4-4.9x their alone time with the runtime's spin, 4.7x and 9.0x with
+// a short spin (GOMP_SPINCOUNT=10000), 0.9-1.5x with OMP_WAIT_POLICY=passive, which costs alone
+// on these small sets (Yale about +45 %, ORL +5-25 %). So every program waits passively, except the
+// benchmarks, which run alone by design and measure the hardware's limit: `facet-cli bench` and
 // facet-bench-float keep the runtime's spin (their JSON records the variables in force).
 //
 // Both runtimes read these variables once, when the library is loaded, before main() runs: so

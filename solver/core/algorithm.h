@@ -52,6 +52,4 @@ inline std::optional<Algorithm> parseAlgorithm(std::string_view name)
     return std::nullopt;
 }
 
-inline constexpr std::string_view kAlgorithmNames = "mu, hals, mu-ex, hals-ex";
-
 } // namespace facet

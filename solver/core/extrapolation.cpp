@@ -57,7 +57,7 @@ void ExtrapolatedMethod::extrapolate()
     for (std::size_t f = 0; f < m_accepted.size(); ++f) {
         const Matrix& z = m_accepted[f];
         const Matrix& before = m_previous[f];
-        if (f >= 2 || before.rows() != z.rows() || before.cols() != z.cols()) {
+        if (f >= 2) { // a direction exists only after a step, so z_prev has z's shape
             m_trial[f] = z;
         } else if (m_form == Form::Additive) {
             m_trial[f] = (z + beta * (z - before)).cwiseMax(kPositiveFloor);

@@ -62,10 +62,6 @@ public:
     bool startedNewSegment() override;
     double stationarity() const override { return m_inner->stationarity(); }
 
-    const Method& inner() const { return *m_inner; }
-    long rejectedSteps() const { return m_rejected; }
-    double beta() const { return m_beta; }
-
 private:
     // The wrapped method's current state becomes the accepted iterate, with no direction yet.
     void reset();
