@@ -211,7 +211,7 @@ QList<QCommandLineOption> runOptionList()
         { u"dataset"_s, u"Dataset"_s, u"path"_s },
         { u"method"_s, u"Method"_s, u"name"_s },
         { u"rank"_s, u"Rank k"_s, u"k"_s },
-        { u"max-iter"_s, u"Max iterations"_s, u"n"_s, u"300"_s },
+        { u"max-iter"_s, u"Max iterations"_s, u"n"_s, QString::number(kDefaultMaxIterations) },
         { u"min-iter"_s, u"Min iterations"_s, u"n"_s, u"30"_s },
         { u"tol"_s, u"Tolerance"_s, u"t"_s, u"1e-5"_s },
         { u"stationarity-tol"_s, u"Stationarity tolerance"_s, u"t"_s, u"1e-4"_s },
@@ -320,7 +320,7 @@ QString usageText(Command command)
                u"[options]\n"
                "  --json OUT           the run's JSON: a file, or - for standard output (what\n"
                "                       the run says then goes to standard error)\n"
-               "  --max-iter N         iterations at most (300)\n"
+               "  --max-iter N         iterations at most (3000)\n"
                "  --min-iter N         iterations at least before the tolerance test (30)\n"
                "  --tol T              relative decrease over 10 iterations that stops the run "
                "(1e-5)\n"

@@ -10,9 +10,15 @@
 
 namespace facet {
 
+// The iteration limit of a run that does not set one: a safety net, not the usual stop. The
+// default algorithms end by the relative-decrease or stationarity rule within it on the bundled
+// sets at k = classes (bench/RESULTS.md: ORL's CF, the slowest, after about 2,000 iterations).
+// GNMF, SemiGNMF and LCCF can reach it: their objective has no minimizer (docs/algorithms.md).
+inline constexpr int kDefaultMaxIterations = 3000;
+
 // METHODS.md section 0, "Restarts" and "Stopping".
 struct DriverOptions {
-    int maxIter = 300;
+    int maxIter = kDefaultMaxIterations;
     int minIter = 30;
     double tol = 1e-5; // relative decrease over the last 10 iterations
     // METHODS.md section 9's stationarity rule, for algorithms that measure it

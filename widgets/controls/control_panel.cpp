@@ -81,7 +81,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_rank->setValue(10);
     m_maxIter->setObjectName(QStringLiteral("maxIterSpin"));
     m_maxIter->setRange(1, 10000000);
-    m_maxIter->setValue(300);
+    m_maxIter->setValue(kDefaultMaxIterations);
     m_maxIter->setGroupSeparatorShown(true);
     m_maxIterLabel->setBuddy(m_maxIter);
     m_tolerance->setObjectName(QStringLiteral("toleranceCombo"));

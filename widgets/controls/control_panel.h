@@ -129,8 +129,8 @@ private:
     bool m_running = false;
     bool m_canRun = false;
     bool m_restoring = false; // inside restoreSnapshot(): one optionsChanged() at its end
-    // CF_OGL's limit counts outer iterations (30 by default), the others' plain ones (300): the
-    // spin box shows the current kind, this holds the other.
+    // CF_OGL's limit counts outer iterations (30 by default), the others' plain ones
+    // (kDefaultMaxIterations): the spin box shows the current kind, this holds the other.
     bool m_outerIterations = false;
     int m_otherIterations = 0;
     bool m_iterationLimit = true; // the method stops by Max iterations and Tolerance

@@ -185,7 +185,8 @@ void ControlPanel::restoreSettings(QSettings& settings)
     m_params->restoreSettings(settings);
     setMethod(settings.value(QStringLiteral("method"), QStringLiteral("nmf")).toString());
     setRank(settings.value(QStringLiteral("rank"), 10).toInt());
-    setIterationsFor(false, settings.value(QStringLiteral("maxIter"), 300).toInt());
+    setIterationsFor(
+        false, settings.value(QStringLiteral("maxIter"), kDefaultMaxIterations).toInt());
     setIterationsFor(
         true, settings.value(QStringLiteral("outerIterations"), kDefaultOuterIterations).toInt());
     setTolerance(settings.value(QStringLiteral("tol"), 1e-5).toDouble());

@@ -256,7 +256,7 @@ void TestParameterPanel::cfOglParametersReachRunOptions()
 {
     ControlPanel controls;
     QVERIFY(controls.setMethod(QStringLiteral("nmf")));
-    QCOMPARE(controls.maxIterations(), 300);
+    QCOMPARE(controls.maxIterations(), kDefaultMaxIterations);
     QVERIFY(controls.setMethod(QStringLiteral("cf-ogl")));
     // The iteration limit counts outer iterations here, with their own default.
     QCOMPARE(controls.maxIterations(), 30);
@@ -292,7 +292,7 @@ void TestParameterPanel::cfOglParametersReachRunOptions()
 
     // Back to a plain method: its own limit again.
     QVERIFY(controls.setMethod(QStringLiteral("cf")));
-    QCOMPARE(controls.maxIterations(), 300);
+    QCOMPARE(controls.maxIterations(), kDefaultMaxIterations);
     QVERIFY(controls.setMethod(QStringLiteral("cf-ogl")));
     QCOMPARE(controls.maxIterations(), 12);
 }
