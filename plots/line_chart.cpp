@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "line_chart.h"
 
+#include "plot_export.h"
 #include "util/atomic_write.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <qcustomplot.h>
-#ifdef FACET_HAVE_QT_SVG
-#include <QSvgGenerator>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -141,19 +138,11 @@ Result<QStringList> saveLineChart(
     written << png;
 #ifdef FACET_HAVE_QT_SVG
     {
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setSize(QSize(width, height));
-        svg.setViewBox(QRect(0, 0, width, height));
-        svg.setTitle(chart.title);
-        QCPPainter painter;
-        painter.begin(&svg);
-        plot.toPainter(&painter, width, height);
-        painter.end();
         const QString path = basePath + u".svg"_s;
-        if (const Result<bool> ok = saveBytes(path, buffer.data()); !ok)
+        const Result<QByteArray> bytes = plotSvg(plot, width, height, chart.title);
+        if (!bytes)
+            return Error { u"%1: %2"_s.arg(path, bytes.error()) };
+        if (const Result<bool> ok = saveBytes(path, *bytes); !ok)
             return Error { ok.error() };
         written << path;
     }

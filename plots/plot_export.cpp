@@ -6,6 +6,8 @@
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
+#include <QPainter>
+#include <QXmlStreamReader>
 #include <qcustomplot.h>
 #ifdef FACET_HAVE_QT_SVG
 #include <QSvgGenerator>
@@ -14,6 +16,63 @@
 namespace facet::plots {
 
 using namespace Qt::StringLiterals;
+
+#ifdef FACET_HAVE_QT_SVG
+namespace {
+
+// Whether this Qt's QSvgGenerator escapes the title it writes (6.4 does not): found once, by
+// writing an empty drawing titled "&".
+bool svgGeneratorEscapesTitle()
+{
+    static const bool escapes = [] {
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(QSize(1, 1));
+        svg.setTitle(u"&"_s);
+        QPainter painter;
+        painter.begin(&svg);
+        painter.end();
+        return !buffer.data().contains("<title>&</title>");
+    }();
+    return escapes;
+}
+
+// Empty when `svg` is well-formed XML; otherwise the parser's complaint and where.
+QString xmlProblem(const QByteArray& svg)
+{
+    QXmlStreamReader reader(svg);
+    while (!reader.atEnd())
+        reader.readNext();
+    if (!reader.hasError())
+        return {};
+    return u"line %1, column %2: %3"_s.arg(reader.lineNumber())
+        .arg(reader.columnNumber())
+        .arg(reader.errorString());
+}
+
+} // namespace
+
+Result<QByteArray> plotSvg(QCustomPlot& plot, int width, int height, const QString& title)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(QSize(width, height));
+    svg.setViewBox(QRect(0, 0, width, height));
+    svg.setTitle(svgGeneratorEscapesTitle() ? title : title.toHtmlEscaped());
+    QCPPainter painter;
+    painter.begin(&svg);
+    plot.toPainter(&painter, width, height);
+    painter.end();
+    if (const QString problem = xmlProblem(buffer.data()); !problem.isEmpty())
+        return Error { u"the SVG drawing is not valid XML (%1); export PNG or PDF instead"_s.arg(
+            problem) };
+    return buffer.data();
+}
+#endif
 
 Result<bool> savePlot(QCustomPlot& plot, const QString& path, const QString& title)
 {
@@ -24,18 +83,10 @@ Result<bool> savePlot(QCustomPlot& plot, const QString& path, const QString& tit
         return writeImageFile(path, plot.toPixmap(width, height, 2.0).toImage());
 #ifdef FACET_HAVE_QT_SVG
     if (suffix == u"svg"_s) {
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setSize(QSize(width, height));
-        svg.setViewBox(QRect(0, 0, width, height));
-        svg.setTitle(title);
-        QCPPainter painter;
-        painter.begin(&svg);
-        plot.toPainter(&painter, width, height);
-        painter.end();
-        return writeBytesFile(path, buffer.data());
+        const Result<QByteArray> bytes = plotSvg(plot, width, height, title);
+        if (!bytes)
+            return Error { u"%1: %2"_s.arg(path, bytes.error()) };
+        return writeBytesFile(path, *bytes);
     }
 #endif
     if (suffix == u"pdf"_s) {

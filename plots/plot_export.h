@@ -3,6 +3,7 @@
 
 #include "util/result.h"
 
+#include <QByteArray>
 #include <QString>
 
 class QCustomPlot;
@@ -13,6 +14,14 @@ namespace facet::plots {
 // format: .png (at twice the pixel density, for print), .svg (when built with Qt SVG) or .pdf.
 // Any other suffix is an error naming the supported ones.
 Result<bool> savePlot(QCustomPlot& plot, const QString& path, const QString& title = {});
+
+#ifdef FACET_HAVE_QT_SVG
+// The plot drawn at width x height as an SVG document whose <title> is `title`. Qt 6.4's
+// generator writes the title as it is (an "&" in "NMF (Lee & Seung)" made the file invalid XML);
+// the title is escaped here exactly when this Qt does not escape it itself, and the document is
+// parsed before it is returned: an error, never a file no viewer can open.
+Result<QByteArray> plotSvg(QCustomPlot& plot, int width, int height, const QString& title);
+#endif
 
 // The file dialog filter for savePlot ("PNG image (*.png);;SVG drawing (*.svg);;...").
 QString plotFileFilter();

@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 #include <cmath>
@@ -363,6 +364,17 @@ private slots:
         for (const char* name : { "results.json", "results.csv", "table.md", "summary.csv",
                  "summary.json", "ac.png", "nmi.png", "ac.pdf", "nmi.pdf" })
             QVERIFY2(QFile::exists(QDir(a).filePath(QString::fromLatin1(name))), name);
+        for (const char* name : { "ac.svg", "nmi.svg" }) { // well-formed XML, as every SVG
+            QFile svg(QDir(a).filePath(QString::fromLatin1(name)));
+            QVERIFY2(svg.open(QIODevice::ReadOnly), name);
+            QXmlStreamReader xml(&svg);
+            bool sawSvg = false;
+            while (!xml.atEnd()) {
+                if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"svg")
+                    sawSvg = true;
+            }
+            QVERIFY2(!xml.hasError() && sawSvg, qPrintable(xml.errorString()));
+        }
         const QJsonObject results = readJson(QDir(a).filePath(u"results.json"_s));
         QVERIFY(results.value(u"complete"_s).toBool());
         const QJsonArray trials = results.value(u"trials"_s).toArray();

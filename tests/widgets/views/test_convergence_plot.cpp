@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QMenu>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -327,7 +328,9 @@ void TestConvergencePlot::exportsPngSvgAndPdf()
 {
     auto plot = shownPlot();
     QVERIFY(plot);
-    plot->showHistory(history(50, 4), QStringLiteral("NMF, k = 8"));
+    // A title with the characters XML reserves: the method titles have "&"
+    // ("NMF (Lee & Seung)"), and Qt 6.4's SVG generator wrote the title unescaped.
+    plot->showHistory(history(50, 4), QStringLiteral("NMF (Lee & Seung) <k = 8>"));
     plot->addRun(QStringLiteral("CF, k = 8"), history(50, 5));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -345,6 +348,15 @@ void TestConvergencePlot::exportsPngSvgAndPdf()
     const QByteArray svgText = svgFile.readAll();
     QVERIFY(svgText.contains("<svg"));
     QVERIFY(svgText.contains("CF, k = 8")); // the legend is text, not pixels
+    // Well-formed XML, whose <title> reads back as the plot's title.
+    QXmlStreamReader xml(svgText);
+    QString svgTitle;
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"title")
+            svgTitle = xml.readElementText();
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(svgTitle, QStringLiteral("NMF (Lee & Seung) <k = 8>"));
 
     const QString pdf = dir.filePath(QStringLiteral("plot.pdf"));
     QCOMPARE(plot->exportTo(pdf), QString());
