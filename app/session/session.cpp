@@ -30,18 +30,23 @@ constexpr qint64 kSessionMaxFileBytes = kSessionMaxFactorBytes / 3 * 4 + (qint64
 
 } // namespace
 
+QString defaultRunName(const RunOptions& options, const QString& detail)
+{
+    return u"%1 k=%2%3%4"_s.arg(QString::fromStdString(options.method).toUpper())
+        .arg(options.params.rank)
+        .arg(detail.isEmpty() ? QString() : u" "_s + detail)
+        .arg(options.driver.startSource.empty()       ? QString()
+                : options.driver.startHistory.empty() ? u", warm start"_s
+                                                      : u", continued"_s);
+}
+
 RunRecord makeRunRecord(
     const RunOptions& options, const RunResult& result, const Dataset& data, const QString& name)
 {
     const Factorization& f = result.factorization;
     RunRecord r;
     r.options = options;
-    r.name = name.isEmpty() ? u"%1 k=%2%3"_s.arg(QString::fromStdString(options.method).toUpper())
-                                  .arg(options.params.rank)
-                                  .arg(options.driver.startSource.empty()       ? QString()
-                                          : options.driver.startHistory.empty() ? u", warm start"_s
-                                                                                : u", continued"_s)
-                            : name;
+    r.name = name.isEmpty() ? defaultRunName(options) : name;
     RunSummary& s = r.summary;
     s.iterations = f.iterations;
     s.stopReason = f.stopReason;

@@ -59,6 +59,10 @@ struct RunRecord {
     bool hasFactors() const { return basis.size() > 0 && V.size() > 0; }
 };
 
+// A run's default name: the method and rank, then `detail` (what a tuning gesture changed, say
+// "λ=31.6"), then how it started when not from its seed ("GNMF k=40 λ=31.6, warm start").
+QString defaultRunName(const RunOptions& options, const QString& detail = {});
+
 // A record of a finished run of `data` (for the image size of the basis columns).
 RunRecord makeRunRecord(
     const RunOptions& options, const RunResult& result, const Dataset& data, const QString& name);

@@ -10,6 +10,7 @@
 #include "data/mat_writer.h"
 #include "jobs/solve_job.h"
 #include "models/run_history_model.h"
+#include "runs/run_params_text.h"
 #include "runs/run_summary.h"
 #include "session/session.h"
 #include "util/params_json.h"
@@ -319,7 +320,14 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
         return;
     }
     showResult(result, m_runOptions, m_runData);
-    m_runs->addRun(makeRunRecord(m_runOptions, result, *m_runData, {}));
+    // Named by what changed since the newest row of the same method, so the rows of a tuning
+    // gesture tell themselves apart ("GNMF k=40 λ=31.6").
+    QString change;
+    if (const int count = m_runs->runCount();
+        count > 0 && m_runs->run(count - 1).options.method == m_runOptions.method)
+        change = runParamsChange(m_runOptions, m_runs->run(count - 1).options);
+    m_runs->addRun(
+        makeRunRecord(m_runOptions, result, *m_runData, defaultRunName(m_runOptions, change)));
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
         m_controls->setProgress(
             newIterations(result.factorization.iterations), m_runOptions.driver.maxIter);

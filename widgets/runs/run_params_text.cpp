@@ -57,4 +57,14 @@ QString runParamsText(const RunOptions& o)
     return parts.join(u", "_s);
 }
 
+QString runParamsChange(const RunOptions& options, const RunOptions& before)
+{
+    const QStringList was = runParamsText(before).split(u", "_s);
+    QStringList changed;
+    for (const QString& part : runParamsText(options).split(u", "_s))
+        if (!part.startsWith(u"k="_s) && !was.contains(part))
+            changed << part;
+    return changed.join(u", "_s);
+}
+
 } // namespace facet

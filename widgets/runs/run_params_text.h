@@ -12,4 +12,8 @@ namespace facet {
 // default, so two rows that ran the same way read the same.
 QString runParamsText(const RunOptions& options);
 
+// What `options` set differently from `before` in runParamsText's terms, rank aside ("λ=31.6",
+// "β=0.2, p=7"); empty when the two read the same. Names the runs of a tuning gesture.
+QString runParamsChange(const RunOptions& options, const RunOptions& before);
+
 } // namespace facet

@@ -8,8 +8,10 @@
 #include "run_record_fixtures.h"
 #include "runs/run_comparison_view.h"
 #include "runs/run_history_view.h"
+#include "runs/run_params_text.h"
 #include "screenshot.h"
 #include "session/run_csv.h"
+#include "session/session.h"
 
 #include <QFileDialog>
 #include <QLabel>
@@ -123,6 +125,36 @@ private Q_SLOTS:
         const int width = header->sectionSize(last);
         m_view->table()->resizeColumnToContents(last);
         QCOMPARE(header->sectionSize(last), width);
+    }
+
+    void tableFollowsTheNewestRun()
+    {
+        // A dock a few rows high: each new run scrolls into view, as a tuning gesture adds them.
+        m_view->resize(820, 140);
+        QTableView* table = m_view->table();
+        for (int i = 0; i < 12; ++i) {
+            m_model->addRun(fixtures::solvedRecord(m_data, "nmf", 2, 10 + std::uint64_t(i)));
+            QCoreApplication::processEvents();
+            const QRect newest = table->visualRect(m_model->index(m_model->rowCount() - 1, 0));
+            QVERIFY2(table->viewport()->rect().contains(newest),
+                qPrintable(u"row %1 is outside the view"_s.arg(m_model->rowCount())));
+        }
+        QVERIFY(table->visualRect(m_model->index(0, 0)).bottom() < 0); // it did scroll
+    }
+
+    void changedParametersNameTheRun()
+    {
+        RunOptions before;
+        before.method = "gnmf";
+        before.params.rank = 40;
+        RunOptions after = before;
+        QCOMPARE(runParamsChange(after, before), QString());
+        after.params.lambda = 31.6;
+        after.params.rank = 30; // the rank is in the name already
+        QCOMPARE(runParamsChange(after, before), u"λ=31.6"_s);
+        after.params.p = 7;
+        QCOMPARE(runParamsChange(after, before), u"λ=31.6, p=7"_s);
+        QCOMPARE(defaultRunName(after, runParamsChange(after, before)), u"GNMF k=30 λ=31.6, p=7"_s);
     }
 
     void deleteRemovesTheSelectedRuns()
