@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/folder_loader.h"
 
+#include "data/folder_listing.h"
 #include "data/image_decode.h"
-#include "data/natural_sort.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QSet>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
 
 namespace facet {
 namespace {
+
+using Kind = FolderEntry::Kind;
 
 // What became of the files that did not load, by cause, for the notes and the error message.
 struct Skipped {
@@ -21,6 +29,7 @@ struct Skipped {
     QStringList empty;
     QStringList damaged; // "name (why)"
     QStringList unreadable;
+    QStringList notFiles; // FIFOs, sockets, devices, dangling links: never opened
 
     void addTo(QStringList& notes) const
     {
@@ -40,6 +49,11 @@ struct Skipped {
             notes << QStringLiteral("skipped %1 unreadable file(s): %2")
                          .arg(unreadable.size())
                          .arg(listSome(unreadable, 5));
+        if (!notFiles.isEmpty())
+            notes << QStringLiteral("skipped %1 entries that are not files (a FIFO, socket, "
+                                    "device or dangling link): %2")
+                         .arg(notFiles.size())
+                         .arg(listSome(notFiles));
     }
     QString summary() const
     {
@@ -49,25 +63,50 @@ struct Skipped {
     }
 };
 
-// Reads and decodes one file, sorting failures into `skipped`.
-std::optional<QImage> readImage(const QString& path, const QString& name, Skipped& skipped)
+// Opens a listed file by its bytes. O_NONBLOCK: a file swapped for a FIFO since it was listed
+// does not wait for a writer; it is then refused as not a file.
+int openListed(const FolderEntry& entry)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        skipped.unreadable << QStringLiteral("%1 (%2)").arg(name, file.errorString());
+    const int fd = ::open(entry.path.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat status { };
+    if (fd >= 0 && (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode))) {
+        ::close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+// Reads and decodes one file, sorting failures into `skipped`.
+std::optional<QImage> readImage(const FolderEntry& entry, Skipped& skipped)
+{
+    if (entry.kind != Kind::File) {
+        skipped.notFiles << entry.name;
+        return std::nullopt;
+    }
+    const int fd = openListed(entry);
+    QFile file;
+    if (fd < 0 || !file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        const int error = errno;
+        if (fd >= 0)
+            ::close(fd);
+        if (error == EINVAL)
+            skipped.notFiles << entry.name;
+        else
+            skipped.unreadable << QStringLiteral("%1 (%2)").arg(
+                entry.name, QString::fromLocal8Bit(std::strerror(error)));
         return std::nullopt;
     }
     const QByteArray head = file.peek(16);
     if (head.isEmpty() && file.size() == 0) {
-        skipped.empty << name;
+        skipped.empty << entry.name;
         return std::nullopt;
     }
     if (sniffImageFormat(head) == ImageFormat::Unknown) {
-        skipped.notImages << name;
+        skipped.notImages << entry.name;
         return std::nullopt;
     }
-    file.close();
-    Result<QImage> decoded = decodeImageFile(path, name);
+    Result<QImage> decoded = decodeOpenImageFile(file, entry.name);
     if (!decoded) {
         skipped.damaged << decoded.error();
         return std::nullopt;
@@ -76,30 +115,17 @@ std::optional<QImage> readImage(const QString& path, const QString& name, Skippe
 }
 
 // Only the first bytes are looked at: is this an image file at all?
-bool hasImageSignature(const QString& path)
+bool hasImageSignature(const FolderEntry& entry)
 {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly)
-        && sniffImageFormat(file.peek(16)) != ImageFormat::Unknown;
-}
-
-QFileInfoList naturallySorted(QFileInfoList list)
-{
-    std::stable_sort(list.begin(), list.end(), [](const QFileInfo& a, const QFileInfo& b) {
-        return naturalLess(a.fileName(), b.fileName());
-    });
-    return list;
-}
-
-// Every file below `dir`, as paths relative to it, in natural order of those paths.
-QStringList filesBelow(const QDir& dir)
-{
-    QStringList relative;
-    QDirIterator it(dir.path(), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        relative << dir.relativeFilePath(it.next());
-    naturalSort(relative);
-    return relative;
+    const int fd = openListed(entry);
+    if (fd < 0)
+        return false;
+    QFile file;
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return false;
+    }
+    return sniffImageFormat(file.peek(16)) != ImageFormat::Unknown;
 }
 
 // Yale's "subject01.glasses" -> "subject01": the name up to the first separator.
@@ -114,31 +140,51 @@ QString classPrefix(const QString& fileName)
     return cut > 0 ? fileName.left(cut) : fileName;
 }
 
+// Class names from the folders' names; folders whose names show alike (bytes that are not
+// UTF-8, each shown as U+FFFD) stay apart as "name (2)", "name (3)".
+QStringList classNamesOf(const std::vector<FolderEntry>& folders)
+{
+    QStringList names;
+    std::map<QString, int> seen;
+    for (const FolderEntry& folder : folders) {
+        const int times = ++seen[folder.name];
+        names << (times == 1 ? folder.name
+                             : QStringLiteral("%1 (%2)").arg(folder.name, QString::number(times)));
+    }
+    return names;
+}
+
 // `nestedClasses`: the class folders some of whose images sit in folders below them (they join
 // the top folder's class, which a note says: a parent of the class folders chosen by mistake
-// gives one class).
-void loadClassFolders(const QDir& top, const QFileInfoList& subdirs, ImageSet& set,
+// gives one class). `notUtf8` collects the names that are not UTF-8.
+void loadClassFolders(const std::vector<FolderEntry>& subdirs, ImageSet& set,
     QStringList& classOfImage, Skipped& skipped, QStringList& emptyFolders,
-    QStringList& nestedClasses)
+    QStringList& nestedClasses, QStringList& notUtf8)
 {
-    for (const QFileInfo& sub : subdirs) {
-        const QDir dir(sub.absoluteFilePath());
+    const QStringList classNames = classNamesOf(subdirs);
+    for (std::size_t c = 0; c < subdirs.size(); ++c) {
+        const FolderEntry& sub = subdirs[c];
+        if (!sub.utf8)
+            notUtf8 << sub.name + u'/';
         int loaded = 0;
         bool nested = false;
-        for (const QString& relative : filesBelow(dir)) {
-            const QString name = top.relativeFilePath(dir.filePath(relative));
-            if (auto image = readImage(dir.filePath(relative), name, skipped)) {
+        for (FolderEntry& file : listFilesBelow(sub.path)) {
+            if (!file.utf8 && sub.utf8)
+                notUtf8 << sub.name + u'/' + file.name;
+            const bool below = file.name.contains(u'/');
+            file.name = sub.name + u'/' + file.name;
+            if (auto image = readImage(file, skipped)) {
                 set.images.push_back(std::move(*image));
-                set.files << name;
-                classOfImage << sub.fileName();
+                set.files << file.name;
+                classOfImage << classNames[qsizetype(c)];
                 ++loaded;
-                nested = nested || relative.contains(u'/');
+                nested = nested || below;
             }
         }
         if (loaded == 0)
-            emptyFolders << sub.fileName() + u'/';
+            emptyFolders << sub.name + u'/';
         if (nested)
-            nestedClasses << sub.fileName() + u'/';
+            nestedClasses << sub.name + u'/';
     }
 }
 
@@ -182,23 +228,29 @@ Result<ImageSet> loadImageFolder(const QString& path)
     ImageSet set;
     set.name = top.dirName();
     set.source = path;
-    const QFileInfoList subdirs
-        = naturallySorted(top.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::NoSort));
-    const QFileInfoList files = naturallySorted(top.entryInfoList(QDir::Files, QDir::NoSort));
+    // By their bytes: QDir leaves out the names that are not UTF-8 (folder_listing.h).
+    std::vector<FolderEntry> subdirs, files;
+    for (FolderEntry& entry : listFolder(QFile::encodeName(top.absolutePath())))
+        (entry.kind == Kind::Folder ? subdirs : files).push_back(std::move(entry));
 
     Skipped skipped;
-    QStringList classOfImage, emptyFolders, nestedClasses;
-    loadClassFolders(top, subdirs, set, classOfImage, skipped, emptyFolders, nestedClasses);
+    QStringList classOfImage, emptyFolders, nestedClasses, notUtf8;
+    loadClassFolders(subdirs, set, classOfImage, skipped, emptyFolders, nestedClasses, notUtf8);
+    for (const FolderEntry& file : files)
+        if (!file.utf8)
+            notUtf8 << file.name;
 
     if (!set.images.empty()) {
         QStringList stray;
-        for (const QFileInfo& file : files) {
-            if (file.size() > 0 && hasImageSignature(file.absoluteFilePath()))
-                stray << file.fileName();
-            else if (file.size() == 0)
-                skipped.empty << file.fileName();
+        for (const FolderEntry& file : files) {
+            if (file.kind != Kind::File)
+                skipped.notFiles << file.name;
+            else if (file.size > 0 && hasImageSignature(file))
+                stray << file.name;
+            else if (file.size == 0)
+                skipped.empty << file.name;
             else
-                skipped.notImages << file.fileName();
+                skipped.notImages << file.name;
         }
         assignClasses(set, classOfImage);
         set.notes << QStringLiteral("class folders: %1 images in %2 classes named by their "
@@ -221,13 +273,13 @@ Result<ImageSet> loadImageFolder(const QString& path)
                              .arg(stray.size())
                              .arg(listSome(stray));
     } else {
-        for (const QFileInfo& file : files)
-            if (auto image = readImage(file.absoluteFilePath(), file.fileName(), skipped)) {
+        for (const FolderEntry& file : files)
+            if (auto image = readImage(file, skipped)) {
                 set.images.push_back(std::move(*image));
-                set.files << file.fileName();
+                set.files << file.name;
             }
         if (set.images.empty()) {
-            const QString what = subdirs.isEmpty() && files.isEmpty()
+            const QString what = subdirs.empty() && files.empty()
                 ? QStringLiteral("the folder is empty")
                 : skipped.summary(); // "skipped 1 file(s) that are not images: a.txt"
             return Error { QStringLiteral("%1: no images in the folder or its class subfolders "
@@ -236,6 +288,12 @@ Result<ImageSet> loadImageFolder(const QString& path)
         }
         labelFlatFolder(set);
     }
+    if (!notUtf8.isEmpty())
+        set.notes << QStringLiteral("read %1 name(s) that are not UTF-8 by their bytes; they show "
+                                    "%2 for each byte that is not: %3")
+                         .arg(notUtf8.size())
+                         .arg(QChar(QChar::ReplacementCharacter))
+                         .arg(listSome(notUtf8));
     if (!emptyFolders.isEmpty())
         set.notes << QStringLiteral("ignored %1 folder(s) without images: %2")
                          .arg(emptyFolders.size())

@@ -14,8 +14,10 @@ namespace facet {
 //  - a flat folder whose file names start with a shared class prefix before the first '.', '_',
 //    '-' or ' ' (Yale's subject01.glasses): the prefix is the class;
 //  - any other flat folder: unlabelled.
-// Files that are not images, empty, damaged or unreadable are skipped and listed in the notes;
-// a folder without a single image is an error.
+// Files that are not images, empty, damaged or unreadable are skipped and listed in the notes,
+// as are FIFOs, sockets, devices and dangling links (never opened); a folder without a single
+// image is an error. Names are read by their bytes (data/folder_listing.h): one that is not UTF-8
+// loads, shows U+FFFD for each byte that is not, and a note lists it.
 Result<ImageSet> loadImageFolder(const QString& path);
 
 } // namespace facet

@@ -276,6 +276,11 @@ Result<QImage> decodeImageFile(const QString& path, const QString& name)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error { QStringLiteral("%1: cannot be read (%2)").arg(what, file.errorString()) };
+    return decodeOpenImageFile(file, what);
+}
+
+Result<QImage> decodeOpenImageFile(QFile& file, const QString& what)
+{
     // Image files of a face set are small; anything above 256 MiB is refused before reading.
     constexpr qint64 kMaxBytes = qint64(256) << 20;
     if (file.size() > kMaxBytes)

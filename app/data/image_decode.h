@@ -4,6 +4,7 @@
 #include "util/result.h"
 
 #include <QByteArray>
+#include <QFile>
 #include <QImage>
 #include <QString>
 
@@ -28,6 +29,10 @@ inline constexpr qint64 kMaxImagePixels = qint64(1) << 26;
 // reduced to 8 bits and alpha is dropped. Errors say what is wrong with the file: empty, not an
 // image, truncated, too large, undecodable, unreadable; they start with `name` (default: the path).
 Result<QImage> decodeImageFile(const QString& path, const QString& name = {});
+
+// The same for a file already open for reading, named `what` (the folder loader opens files by
+// the bytes of their names, which a QString path may not hold).
+Result<QImage> decodeOpenImageFile(QFile& file, const QString& what);
 
 // The same for bytes already in memory; `what` names them in messages.
 Result<QImage> decodeImageBytes(const QByteArray& bytes, const QString& what);
