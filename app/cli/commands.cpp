@@ -26,10 +26,11 @@ using namespace Qt::StringLiterals;
 namespace {
 
 // Loads without preparation, so load and preparation are timed (and reported) apart.
-Result<Dataset> loadRaw(const DatasetRequest& request)
+Result<Dataset> loadRaw(const DatasetRequest& request, std::stop_token stop)
 {
     DatasetRequest raw = request;
     raw.prepare = PrepareOptions { false, false };
+    raw.mat.stop = std::move(stop);
     return loadDataset(raw);
 }
 
@@ -59,13 +60,24 @@ QString formatOptional(const std::optional<double>& v)
 
 } // namespace
 
-int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err)
+int interruptedWhileLoading(const QString& dataset, QTextStream& err)
 {
-    const Result<Dataset> loaded = loadRaw(options.dataset);
+    err << "facet-cli: interrupted while loading " << dataset << "; nothing was written"
+        << Qt::endl;
+    return kExitInterrupted;
+}
+
+int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
+{
+    const Result<Dataset> loaded = loadRaw(options.dataset, stop);
     if (!loaded) {
+        if (stop.stop_requested())
+            return interruptedWhileLoading(options.dataset.spec, err);
         err << "facet-cli: " << loaded.error() << Qt::endl;
         return kExitFailure;
     }
+    if (stop.stop_requested()) // during a load that does not watch it (a folder, a Level 5 file)
+        return interruptedWhileLoading(options.dataset.spec, err);
     const Dataset& d = *loaded;
     out << describe(d) << '\n';
     out << "source:   " << d.source << '\n';
@@ -109,8 +121,10 @@ int runRun(
     RunTimings timings;
     QElapsedTimer clock;
     clock.start();
-    Result<Dataset> loaded = loadRaw(options.dataset);
+    Result<Dataset> loaded = loadRaw(options.dataset, stop);
     if (!loaded) {
+        if (stop.stop_requested())
+            return interruptedWhileLoading(options.dataset.spec, err);
         err << "facet-cli: " << loaded.error() << Qt::endl;
         return kExitFailure;
     }

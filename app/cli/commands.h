@@ -18,12 +18,17 @@ inline constexpr int kExitUsage = 2; // the command line was wrong
 // during its iterations wrote its outputs with the factors so far.
 inline constexpr int kExitInterrupted = 130;
 
-// `facet-cli info DATASET`
-int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err);
+// `facet-cli info DATASET`; `stop` (Ctrl+C) ends the load of a MAT 7.3 file: kExitInterrupted.
+int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
 
 // `facet-cli run ...`; `stop` ends the solve early (Ctrl+C): during the iterations the outputs
-// are still written; during the set-up (the neighbour search, a kernel, PCA) nothing is. Either
-// way the exit code is kExitInterrupted. The output paths are checked before the data is loaded.
+// are still written; during the load or the set-up (the neighbour search, a kernel, PCA) nothing
+// is. Either way the exit code is kExitInterrupted. The output paths are checked before the data
+// is loaded.
 int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
+
+// After a load that failed because `stop` was requested (Ctrl+C reaches facet-mat-reader too,
+// which then ends by a signal): says the load was interrupted and returns kExitInterrupted.
+int interruptedWhileLoading(const QString& dataset, QTextStream& err);
 
 } // namespace facet::cli

@@ -52,7 +52,8 @@ int main(int argc, char** argv)
         out << "facet-cli " << QCoreApplication::applicationVersion() << Qt::endl;
         return facet::cli::kExitOk;
     case facet::cli::Command::Info:
-        return facet::cli::runInfo(options, out, err);
+        std::signal(SIGINT, onInterrupt);
+        return facet::cli::runInfo(options, out, err, g_stop.get_token());
     case facet::cli::Command::ExportDataset:
         return facet::cli::runExportDataset(options, out, err);
     case facet::cli::Command::Bench:

@@ -45,9 +45,12 @@ std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
 }
 
 // The shared start of sweep and sweep-cell: the labelled data, checked against the options.
-Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(const CliOptions& options)
+Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(
+    const CliOptions& options, std::stop_token stop)
 {
-    Result<Dataset> loaded = loadDataset(options.dataset);
+    DatasetRequest request = options.dataset;
+    request.mat.stop = std::move(stop);
+    Result<Dataset> loaded = loadDataset(request);
     if (!loaded)
         return Error { loaded.error() };
     if (!loaded->hasLabels())
@@ -74,9 +77,10 @@ int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std:
         err << "facet-cli: " << message << Qt::endl;
         return kExitFailure;
     };
-    const Result<std::shared_ptr<ExperimentDataset>> loaded = loadExperimentData(options);
+    const Result<std::shared_ptr<ExperimentDataset>> loaded = loadExperimentData(options, stop);
     if (!loaded)
-        return failWith(loaded.error());
+        return stop.stop_requested() ? interruptedWhileLoading(options.dataset.spec, err)
+                                     : failWith(loaded.error());
     const ExperimentDataset& data = **loaded;
 
     SweepState state;

@@ -18,11 +18,14 @@ namespace facet::cli {
 // QT_QPA_PLATFORM is set); every other command keeps the Widgets-free QCoreApplication.
 std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv);
 
-// `facet-cli sweep ...`; `stop` (Ctrl+C) ends the running cells and keeps the finished ones.
+// `facet-cli sweep ...`; `stop` (Ctrl+C) ends the load of a MAT 7.3 file, or the running cells
+// and keeps the finished ones.
 int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
 
-// The labelled data of a sweep, prepared for its methods and checked against its options.
-Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(const CliOptions& options);
+// The labelled data of a sweep, prepared for its methods and checked against its options;
+// `stop` ends the load of a MAT 7.3 file (MatLoadOptions::stop).
+Result<std::shared_ptr<ExperimentDataset>> loadExperimentData(
+    const CliOptions& options, std::stop_token stop = {});
 
 // `facet-cli sweep-cell --from DIR ...`: one cell again, compared with its record.
 int runSweepCell(const CliOptions& options, QTextStream& out, QTextStream& err);

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include <optional>
+#include <stop_token>
 #include <vector>
 
 namespace facet {
@@ -38,6 +39,10 @@ struct MatLoadOptions {
     // what reading them needs plus a margin (RLIMIT_AS), so that libhdf5 cannot allocate far
     // beyond the declared data (a damaged 3.4 KB file had it zero a 4 GB buffer first).
     bool capAddressSpace = false;
+    // Watched while the helper reads a MAT 7.3 file: a stop request (facet-cli's Ctrl+C) ends the
+    // helper at once, and the load fails saying it was interrupted; the caller, which asked for
+    // the stop, reports the interrupt rather than the error.
+    std::stop_token stop;
 };
 
 // Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are

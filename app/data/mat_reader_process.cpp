@@ -3,11 +3,15 @@
 
 #include "data/dataset_transfer.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
+
+#include <csignal>
+#include <cstring>
 
 namespace facet {
 namespace {
@@ -17,6 +21,8 @@ constexpr char kHelperName[] = "facet-mat-reader";
 // file could make libhdf5 loop.
 constexpr int kHelperTimeoutMs = 10 * 60 * 1000;
 constexpr qint64 kMessageBytes = 4096;
+// How often a running helper is checked for the caller's stop request.
+constexpr int kStopPollMs = 50;
 
 QString findHelper()
 {
@@ -33,6 +39,35 @@ QString findHelper()
         return built;
 #endif
     return {};
+}
+
+// Why the helper ended without a dataset or a load error of its own. A signal that a user or the
+// system sends to stop a process is said as such: an interrupt is not a damaged file.
+QString helperEndedMessage(const QString& file, const QProcess& process)
+{
+    if (process.exitStatus() == QProcess::CrashExit) {
+        const int signal = process.exitCode(); // Qt gives the signal's number
+        const QString name = QString::fromLocal8Bit(strsignal(signal));
+        switch (signal) {
+        case SIGINT:
+        case SIGTERM:
+        case SIGHUP:
+        case SIGQUIT:
+            return QStringLiteral("%1: reading the MAT 7.3 file was interrupted: its reader, "
+                                  "facet-mat-reader, was stopped by signal %2 (%3)")
+                .arg(file, QString::number(signal), name);
+        case SIGKILL:
+            return QStringLiteral("%1: facet-mat-reader, which reads MAT 7.3 files, was killed "
+                                  "(signal 9) before it finished: stopped by a user, or by the "
+                                  "system when memory ran out")
+                .arg(file);
+        default:
+            break;
+        }
+    }
+    return QStringLiteral("%1: the file is damaged: libhdf5, which reads MAT 7.3 files, crashed "
+                          "on it (in its own process, so nothing else is affected)")
+        .arg(file);
 }
 
 } // namespace
@@ -110,23 +145,31 @@ std::optional<Result<Dataset>> loadMatInHelper(const QString& path, const MatLoa
         return Result<Dataset>(Error { QStringLiteral("%1: could not start %2 to read the MAT 7.3 "
                                                       "file: %3")
                                            .arg(file, helper, process.errorString()) });
-    if (!process.waitForFinished(kHelperTimeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return Result<Dataset>(Error { QStringLiteral("%1: reading the MAT 7.3 (HDF5) file took "
-                                                      "longer than %2 minutes; it may be damaged")
-                                           .arg(file)
-                                           .arg(kHelperTimeoutMs / 60000) });
+    const QString interrupted
+        = QStringLiteral("%1: reading the MAT 7.3 file was interrupted").arg(file);
+    const QDeadlineTimer deadline(kHelperTimeoutMs);
+    while (process.state() != QProcess::NotRunning && !process.waitForFinished(kStopPollMs)) {
+        const bool stop = options.stop.stop_requested();
+        if (stop || deadline.hasExpired()) {
+            process.kill();
+            process.waitForFinished(-1);
+            if (stop)
+                return Result<Dataset>(Error { interrupted });
+            return Result<Dataset>(Error { QStringLiteral("%1: reading the MAT 7.3 (HDF5) file "
+                                                          "took longer than %2 minutes; it may be "
+                                                          "damaged")
+                                               .arg(file)
+                                               .arg(kHelperTimeoutMs / 60000) });
+        }
     }
     if (process.exitStatus() == QProcess::NormalExit && process.exitCode() == kHelperLoadError) {
         const QByteArray message = process.readAllStandardError().right(kMessageBytes).trimmed();
         return Result<Dataset>(Error { QString::fromUtf8(message) });
     }
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        // Ctrl+C reaches the helper too (one process group): the caller asked for the stop.
         return Result<Dataset>(Error {
-            QStringLiteral("%1: the file is damaged: libhdf5, which reads MAT 7.3 files, crashed "
-                           "on it (in its own process, so nothing else is affected)")
-                .arg(file) });
+            options.stop.stop_requested() ? interrupted : helperEndedMessage(file, process) });
     return readDatasetTransfer(output);
 }
 

@@ -21,7 +21,8 @@ bool isHdf5MatFile(const QString& path);
 
 // Loads `path` in facet-mat-reader with `options`; nullopt when the helper cannot be found
 // (beside the running executable, or in the build tree), and the caller then reads the file
-// itself. Blocks until the helper ends: call it off the GUI thread, as every load is.
+// itself. Blocks until the helper ends or `options.stop` is requested: call it off the GUI thread,
+// as every load is.
 std::optional<Result<Dataset>> loadMatInHelper(const QString& path, const MatLoadOptions& options);
 
 // The helper's command line for `path`, `output` and `options`, and back (facet-mat-reader's
@@ -35,8 +36,9 @@ struct HelperRequest {
 };
 std::optional<HelperRequest> fromHelperArguments(const QStringList& arguments);
 
-// facet-mat-reader's exit codes besides 0: a load error (its message on stderr); any other
-// code or a signal means the reader crashed.
+// facet-mat-reader's exit codes besides 0: a load error (its message on stderr); any other code,
+// or a signal other than those that stop a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL),
+// means it crashed.
 inline constexpr int kHelperLoadError = 3;
 inline constexpr int kHelperUsage = 2;
 

@@ -16,6 +16,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <matio.h>
+
+#include <csignal>
+
 using namespace facet;
 using namespace facet::testing;
 using namespace facet::cli;
@@ -426,6 +430,110 @@ private slots:
         QVERIFY2(
             run.out.contains(u"note: skipped 1 file(s) that are not images: class1/readme.txt"_s),
             qPrintable(run.out));
+    }
+    // Ctrl+C (SIGINT to the process group, the helper included) while facet-mat-reader reads a
+    // MAT 7.3 file, or a signal to the reader alone. Beside a copy of facet-cli sits a stand-in
+    // reader that writes its hand-back file and waits, so the signal always comes during the
+    // load. Ctrl+C exits 130 without calling the file damaged and leaves nothing behind; a reader
+    // stopped from outside is an error that says so, not a damaged file.
+    void interruptedMat73Load_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<QString>("target"); // group (Ctrl+C), cli or reader
+        QTest::newRow("run, Ctrl+C") << u"run"_s << SIGINT << u"group"_s;
+        QTest::newRow("info, Ctrl+C") << u"info"_s << SIGINT << u"group"_s;
+        QTest::newRow("run, reader stopped") << u"run"_s << SIGTERM << u"reader"_s;
+    }
+    void interruptedMat73Load()
+    {
+        QFETCH(QString, command);
+        QFETCH(int, signal);
+        QFETCH(QString, target);
+        QTemporaryDir dir;
+        const QString bin = dir.filePath(u"bin"_s), temp = dir.filePath(u"tmp"_s);
+        QVERIFY(QDir().mkpath(bin) && QDir().mkpath(temp));
+        const QString cli = bin + u"/facet-cli"_s, reader = bin + u"/facet-mat-reader"_s;
+        QVERIFY(QFile::copy(cliPath(), cli)); // the helper is looked for beside the executable
+        const QString pidFile = dir.filePath(u"reader.pid"_s);
+        QVERIFY(fixtures::writeBytes(reader,
+            "#!/bin/sh\n"
+            "head -c 1048576 /dev/zero > \"$2\"\n"
+            "echo $$ > \"$READER_PID.part\" && mv \"$READER_PID.part\" \"$READER_PID\"\n"
+            "exec sleep 600\n"));
+        QVERIFY(QFile::setPermissions(reader, QFile::permissions(cli)));
+        const QString mat = dir.filePath(u"v73.mat"_s);
+        mat_t* file = Mat_CreateVer(QFile::encodeName(mat).constData(), nullptr, MAT_FT_MAT73);
+        if (!file)
+            QSKIP("this matio cannot write MAT 7.3 files");
+        double values[4] = { 1, 2, 3, 4 };
+        std::size_t dims[2] = { 2, 2 };
+        matvar_t* fea = Mat_VarCreate("fea", MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, values, 0);
+        QCOMPARE(Mat_VarWrite(file, fea, MAT_COMPRESSION_NONE), 0);
+        Mat_VarFree(fea);
+        Mat_Close(file);
+
+        const QStringList environment { u"TMPDIR="_s + temp, u"READER_PID="_s + pidFile };
+        const QString json = dir.filePath(u"r.json"_s);
+        ChildProcess process;
+        process.setEnvironment(environment);
+        process.setOwnProcessGroup(true);
+        QVERIFY(process.start(cli,
+            command == u"run"_s ? QStringList { u"run"_s, u"--dataset"_s, mat, u"--method"_s,
+                u"nmf"_s, u"--rank"_s, u"1"_s, u"--json"_s, json }
+                                : QStringList { u"info"_s, mat }));
+        while (!QFileInfo::exists(pidFile) && process.running())
+            QThread::msleep(5);
+        QVERIFY2(QFileInfo::exists(pidFile), qPrintable(process.err()));
+        const pid_t helper = readBytes(pidFile).trimmed().toInt();
+        QVERIFY(helper > 0);
+        if (target == u"group"_s)
+            process.killGroup(signal);
+        else if (target == u"cli"_s)
+            process.kill(signal);
+        else
+            ::kill(helper, signal);
+        QVERIFY(process.waitForFinished(60000));
+        // Ended: its /proc entry gone, or a zombie no one reaped.
+        const auto processEnded = [](pid_t pid) {
+            QFile stat(u"/proc/%1/stat"_s.arg(pid));
+            if (!stat.open(QIODevice::ReadOnly))
+                return true;
+            const QByteArray line = stat.readAll();
+            const qsizetype name = line.lastIndexOf(')'); // "pid (comm) S ...", spaces in comm
+            return name < 0 || line.mid(name + 2, 1) == "Z";
+        };
+        QDeadlineTimer patience(60000); // a bound for a broken build, not a timing
+        while (!processEnded(helper) && !patience.hasExpired())
+            QThread::msleep(5);
+        const bool helperEnded = processEnded(helper);
+        if (!helperEnded)
+            ::kill(helper, SIGKILL);
+        QVERIFY2(helperEnded, "facet-mat-reader outlived facet-cli");
+        const auto left = [&temp] {
+            return QDir(temp).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+        };
+        if (target != u"cli"_s) {
+            // Stopped from outside, the reader alone: an error, but not a damaged file.
+            QCOMPARE(process.exitCode(), target == u"group"_s ? kExitInterrupted : kExitFailure);
+            QVERIFY2(
+                process.err().contains(target == u"group"_s
+                        ? u"interrupted while loading"_s
+                        : u"interrupted: its reader, facet-mat-reader, was stopped by signal"_s),
+                qPrintable(process.err()));
+            QVERIFY2(!process.err().contains(u"damaged"_s), qPrintable(process.err()));
+            QVERIFY(!QFileInfo::exists(json));
+            QCOMPARE(left(), QStringList());
+            return;
+        }
+        QVERIFY(process.crashed());
+        QCOMPARE(left().size(), 1); // the killed process's hand-back folder, 1 MB inside
+        ChildProcess next;
+        next.setEnvironment(environment);
+        QVERIFY(next.start(cli, { u"--version"_s }));
+        QVERIFY(next.waitForFinished(60000));
+        QCOMPARE(next.exitCode(), 0);
+        QCOMPARE(left(), QStringList());
     }
     void infoOnSwimmer()
     {

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <algorithm>
 #include <csignal>
 #include <fcntl.h>
 #include <spawn.h>
@@ -40,6 +41,12 @@ public:
             waitForFinished(-1);
         }
     }
+
+    // NAME=value entries that replace or join this process's environment in the next start.
+    void setEnvironment(const QStringList& entries) { m_environment = entries; }
+    // Whether the next start makes the child the leader of a process group of its own, which
+    // killGroup signals as a terminal's Ctrl+C does (the child's own children included).
+    void setOwnProcessGroup(bool own) { m_ownGroup = own; }
 
     // Starts `program` with `arguments`; with Output::Capture its standard output and error go
     // to files read by out() and err(), otherwise they are this process's. False when the
@@ -69,7 +76,31 @@ public:
                 &actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         }
         m_capture = output == Output::Capture;
-        const int rc = posix_spawn(&m_pid, argv[0], &actions, nullptr, argv.data(), environ);
+        std::vector<std::string> environment;
+        for (char** entry = environ; *entry; ++entry) {
+            const std::string text = *entry;
+            const auto replaced = [&text](const QString& e) {
+                const std::string name = e.section(QLatin1Char('='), 0, 0).toStdString() + '=';
+                return text.compare(0, name.size(), name) == 0;
+            };
+            if (std::none_of(m_environment.begin(), m_environment.end(), replaced))
+                environment.push_back(text);
+        }
+        for (const QString& entry : m_environment)
+            environment.push_back(QFile::encodeName(entry).toStdString());
+        std::vector<char*> envp;
+        for (std::string& s : environment)
+            envp.push_back(s.data());
+        envp.push_back(nullptr);
+        posix_spawnattr_t attributes;
+        posix_spawnattr_init(&attributes);
+        if (m_ownGroup) {
+            posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+            posix_spawnattr_setpgroup(&attributes, 0);
+        }
+        const int rc
+            = posix_spawn(&m_pid, argv[0], &actions, &attributes, argv.data(), envp.data());
+        posix_spawnattr_destroy(&attributes);
         posix_spawn_file_actions_destroy(&actions);
         if (rc != 0) {
             m_pid = -1;
@@ -110,6 +141,12 @@ public:
         if (m_pid > 0)
             ::kill(m_pid, signal);
     }
+    // The child's process group (setOwnProcessGroup): the child and what it started.
+    void killGroup(int signal) const
+    {
+        if (m_pid > 0 && m_ownGroup)
+            ::kill(-m_pid, signal);
+    }
 
     pid_t pid() const { return m_pid; }
     bool crashed() const { return m_finished && WIFSIGNALED(m_status); }
@@ -128,6 +165,8 @@ private:
     }
 
     QTemporaryDir m_dir;
+    QStringList m_environment;
+    bool m_ownGroup = false;
     pid_t m_pid = -1;
     bool m_finished = false;
     bool m_capture = false;
