@@ -5,6 +5,7 @@
 #include "controls/control_panel.h"
 #include "controls/method_parameters.h"
 #include "controls/parameter_panel.h"
+#include "data/mat_reader_process.h"
 #include "dataset/preprocess_dialog.h"
 #include "dataset/preprocess_preview.h"
 #include "main_window/main_window.h"
@@ -52,6 +53,8 @@ int main(int argc, char* argv[])
     QApplication::setApplicationDisplayName(QStringLiteral("Facet"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/facet.svg")));
+    // The hand-back folders of MAT 7.3 loads whose process was killed (data/mat_reader_process.h).
+    facet::reclaimAbandonedHelperFolders();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate(

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/export_command.h"
 #include "cli/sweep_command.h"
+#include "data/mat_reader_process.h"
 #include "util/openmp_environment.h"
 
 #include <QCoreApplication>
@@ -33,6 +34,9 @@ int main(int argc, char** argv)
     const std::unique_ptr<QCoreApplication> app = facet::cli::makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FACET_VERSION_STRING));
+    // What a facet-cli killed while facet-mat-reader read a MAT 7.3 file left in the temporary
+    // folder (the reader itself died with it).
+    facet::reclaimAbandonedHelperFolders();
     QTextStream out(stdout);
     QTextStream err(stderr);
 

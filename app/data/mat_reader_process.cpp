@@ -3,6 +3,7 @@
 
 #include "data/dataset_transfer.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -10,8 +11,13 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <limits>
 
 namespace facet {
 namespace {
@@ -23,6 +29,9 @@ constexpr int kHelperTimeoutMs = 10 * 60 * 1000;
 constexpr qint64 kMessageBytes = 4096;
 // How often a running helper is checked for the caller's stop request.
 constexpr int kStopPollMs = 50;
+// <temp>/facet-mat-reader-<PID>-XXXXXX, PID the caller's: reclaimAbandonedHelperFolders tells
+// an abandoned folder by it.
+constexpr char kScratchPrefix[] = "facet-mat-reader-";
 
 QString findHelper()
 {
@@ -39,6 +48,13 @@ QString findHelper()
         return built;
 #endif
     return {};
+}
+
+bool processRunning(qint64 pid)
+{
+    // EPERM: it runs, as another user.
+    return pid > 0 && pid <= std::numeric_limits<pid_t>::max()
+        && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
 }
 
 // Why the helper ended without a dataset or a load error of its own. A signal that a user or the
@@ -64,6 +80,10 @@ QString helperEndedMessage(const QString& file, const QProcess& process)
         default:
             break;
         }
+    } else if (process.exitCode() == kHelperOrphaned) {
+        return QStringLiteral("%1: facet-mat-reader, which reads MAT 7.3 files, did not start: "
+                              "the process that started it ended")
+            .arg(file);
     }
     return QStringLiteral("%1: the file is damaged: libhdf5, which reads MAT 7.3 files, crashed "
                           "on it (in its own process, so nothing else is affected)")
@@ -71,6 +91,27 @@ QString helperEndedMessage(const QString& file, const QProcess& process)
 }
 
 } // namespace
+
+int reclaimAbandonedHelperFolders()
+{
+    const QDir temp(QDir::tempPath());
+    const QString prefix = QLatin1String(kScratchPrefix);
+    int removed = 0;
+    // No symbolic links: /tmp is everyone's, and a link named like ours must not make us empty
+    // the folder it points to. Only this user's folders, of processes that no longer run.
+    const QFileInfoList folders = temp.entryInfoList(
+        { prefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks);
+    for (const QFileInfo& folder : folders) {
+        const QStringList parts = folder.fileName().mid(prefix.size()).split(u'-');
+        bool ok = false;
+        const qint64 pid = parts.size() == 2 ? parts[0].toLongLong(&ok) : 0;
+        if (!ok || folder.isSymLink() || folder.ownerId() != ::geteuid() || processRunning(pid))
+            continue;
+        if (QDir(folder.absoluteFilePath()).removeRecursively())
+            ++removed;
+    }
+    return removed;
+}
 
 bool isHdf5MatFile(const QString& path)
 {
@@ -130,7 +171,11 @@ std::optional<Result<Dataset>> loadMatInHelper(const QString& path, const MatLoa
     if (helper.isEmpty())
         return std::nullopt;
     const QString file = QFileInfo(path).fileName();
-    QTemporaryDir scratch;
+    reclaimAbandonedHelperFolders();
+    QTemporaryDir scratch(
+        QDir(QDir::tempPath())
+            .filePath(QLatin1String(kScratchPrefix)
+                + QString::number(QCoreApplication::applicationPid()) + QStringLiteral("-XXXXXX")));
     if (!scratch.isValid())
         return Result<Dataset>(Error { QStringLiteral("%1: cannot make a temporary folder for "
                                                       "reading the MAT 7.3 file: %2")
@@ -140,6 +185,14 @@ std::optional<Result<Dataset>> loadMatInHelper(const QString& path, const MatLoa
     process.setProgram(helper);
     process.setArguments(helperArguments(QFileInfo(path).absoluteFilePath(), output, options));
     process.setStandardOutputFile(QProcess::nullDevice());
+    // In the child, before the exec: the helper gets SIGKILL when the thread that started it
+    // ends, so a facet-cli killed mid-load does not leave a reader holding gigabytes. A parent
+    // that died before the prctl is seen by the parent ID having changed.
+    const pid_t parent = ::getpid();
+    process.setChildProcessModifier([parent] {
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)
+            ::_exit(kHelperOrphaned);
+    });
     process.start();
     if (!process.waitForStarted())
         return Result<Dataset>(Error { QStringLiteral("%1: could not start %2 to read the MAT 7.3 "

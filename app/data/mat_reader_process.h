@@ -22,8 +22,14 @@ bool isHdf5MatFile(const QString& path);
 // Loads `path` in facet-mat-reader with `options`; nullopt when the helper cannot be found
 // (beside the running executable, or in the build tree), and the caller then reads the file
 // itself. Blocks until the helper ends or `options.stop` is requested: call it off the GUI thread,
-// as every load is.
+// as every load is. The helper dies with the thread that started it (PR_SET_PDEATHSIG), and hands
+// the dataset back in a folder <temp>/facet-mat-reader-<PID>-XXXXXX of the caller's process.
 std::optional<Result<Dataset>> loadMatInHelper(const QString& path, const MatLoadOptions& options);
+
+// Removes the hand-back folders of this user's processes that no longer run (a facet-cli killed
+// during a load left its 1 GB dataset.bin behind); returns how many. loadMatInHelper calls it,
+// and facet and facet-cli at their start.
+int reclaimAbandonedHelperFolders();
 
 // The helper's command line for `path`, `output` and `options`, and back (facet-mat-reader's
 // main); fromHelperArguments returns nullopt for a malformed list.
@@ -36,10 +42,11 @@ struct HelperRequest {
 };
 std::optional<HelperRequest> fromHelperArguments(const QStringList& arguments);
 
-// facet-mat-reader's exit codes besides 0: a load error (its message on stderr); any other code,
-// or a signal other than those that stop a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL),
-// means it crashed.
+// facet-mat-reader's exit codes besides 0: a load error (its message on stderr); orphaned, when
+// the process that started it ended before its exec; any other code, or a signal other than
+// those that stop a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGKILL), means it crashed.
 inline constexpr int kHelperLoadError = 3;
 inline constexpr int kHelperUsage = 2;
+inline constexpr int kHelperOrphaned = 4;
 
 } // namespace facet

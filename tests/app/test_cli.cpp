@@ -431,11 +431,13 @@ private slots:
             run.out.contains(u"note: skipped 1 file(s) that are not images: class1/readme.txt"_s),
             qPrintable(run.out));
     }
-    // Ctrl+C (SIGINT to the process group, the helper included) while facet-mat-reader reads a
-    // MAT 7.3 file, or a signal to the reader alone. Beside a copy of facet-cli sits a stand-in
-    // reader that writes its hand-back file and waits, so the signal always comes during the
-    // load. Ctrl+C exits 130 without calling the file damaged and leaves nothing behind; a reader
-    // stopped from outside is an error that says so, not a damaged file.
+    // Ctrl+C (SIGINT to the process group, the helper included), a signal to the reader alone,
+    // SIGKILL or SIGTERM to facet-cli while facet-mat-reader reads a MAT 7.3 file. Beside a copy
+    // of facet-cli sits a stand-in reader that writes its hand-back file and waits, so the signal
+    // always comes during the load. Ctrl+C exits 130 without calling the file damaged and leaves
+    // nothing behind; a reader stopped from outside is an error that says so, not a damaged file;
+    // a killed facet-cli takes the reader with it (PR_SET_PDEATHSIG), and the next facet-cli
+    // removes its folder.
     void interruptedMat73Load_data()
     {
         QTest::addColumn<QString>("command");
@@ -444,6 +446,8 @@ private slots:
         QTest::newRow("run, Ctrl+C") << u"run"_s << SIGINT << u"group"_s;
         QTest::newRow("info, Ctrl+C") << u"info"_s << SIGINT << u"group"_s;
         QTest::newRow("run, reader stopped") << u"run"_s << SIGTERM << u"reader"_s;
+        QTest::newRow("run, SIGKILL") << u"run"_s << SIGKILL << u"cli"_s;
+        QTest::newRow("info, SIGTERM") << u"info"_s << SIGTERM << u"cli"_s;
     }
     void interruptedMat73Load()
     {
