@@ -52,8 +52,14 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
     m_plot->yAxis->setLabel(tr("objective"));
     m_plot->legend->setVisible(false);
     m_plot->legend->setFont(font());
-    m_plot->legend->setBrush(QColor(255, 255, 255, 220));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend has a row of its own under the axes, its entries side by side: inside the axes
+    // it covered the curves it names (issue 37).
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(2, 0, legendRow);
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     // The current run draws above the overlays whatever order the graphs were added in.
     m_plot->addLayer(kCurrentLayer, m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);

@@ -109,6 +109,16 @@ void TestConvergencePlot::overlaysHaveALegendAndStableColours()
     QVERIFY(cf != plot->currentGraph()->pen().color()); // not the current run's colour
     // The x axis reaches the longest overlay.
     QVERIFY(plot->plot()->xAxis->range().upper >= 80);
+    // The legend does not cover the curves: it lies outside the axes (issue 37).
+    plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QRect legendRect = plot->plot()->legend->outerRect();
+    QVERIFY(legendRect.isValid());
+    QVERIFY2(!legendRect.intersects(plot->plot()->axisRect()->rect()),
+        qPrintable(QStringLiteral("legend %1,%2 %3x%4 inside the axes")
+                       .arg(legendRect.x())
+                       .arg(legendRect.y())
+                       .arg(legendRect.width())
+                       .arg(legendRect.height())));
     saveScreenshot(*plot, QStringLiteral("convergence_overlays.png"));
 
     // A new current run keeps the overlays; a name keeps its colour when added again.
