@@ -599,6 +599,13 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
             return Error { list.error() };
         o.classes = *list;
     }
+    // Given but empty (--json ""): refused here, not after the solve, and not taken for "none".
+    for (const char* flag : { "json", "basis-png", "factors", "init-from" })
+        if (p.value(QString::fromLatin1(flag)).isEmpty())
+            if (p.isSet(QString::fromLatin1(flag)))
+                return optionError(
+                    u"--%1 is empty; give a file name%2"_s.arg(QString::fromLatin1(flag),
+                        qstrcmp(flag, "json") == 0 ? u" (or - for standard output)"_s : QString()));
     o.jsonPath = p.value(u"json"_s);
     o.basisPngPath = p.value(u"basis-png"_s);
     o.factorsPath = p.value(u"factors"_s);

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace facet::cli {
 
@@ -195,23 +196,36 @@ int runRun(
     QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
     report.insert(u"openmp_wait"_s, openMpWaitJson()); // what time_history was measured under
     out.flush(); // the notes so far, before the JSON
-    if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
-        err << "facet-cli: " << written.error() << Qt::endl;
+    // Every output goes to its temporary file first, and all are renamed into place only once
+    // each was written: a --factors that fails no longer leaves the JSON of a run that looks
+    // finished (all outputs or none).
+    std::vector<StagedOutputPtr> staged;
+    const auto stage = [&](Result<StagedOutputPtr> output) {
+        if (!output) {
+            err << "facet-cli: " << output.error() << "; no output was written" << Qt::endl;
+            return false;
+        }
+        staged.push_back(std::move(*output));
+        return true;
+    };
+    if (!jsonToStdout && !stage(stageJsonFile(options.jsonPath, report)))
         return kExitFailure;
-    }
     if (!options.basisPngPath.isEmpty()) {
         const Factorization& f = result.factorization;
         const int columns = int(std::ceil(std::sqrt(double(f.basis.cols()))));
         const QImage mosaic = imageMosaic(f.basis, data.height, data.width, columns, 3, 2);
-        if (const Result<bool> written = writeImageFile(options.basisPngPath, mosaic); !written) {
-            err << "facet-cli: " << written.error() << Qt::endl;
+        if (!stage(stageImageFile(options.basisPngPath, mosaic)))
             return kExitFailure;
-        }
     }
-
-    if (!options.factorsPath.isEmpty())
-        if (const Result<bool> written = writeFactorsMat(options.factorsPath, data, result, report);
-            !written) {
+    if (!options.factorsPath.isEmpty()
+        && !stage(stageFactorsMat(options.factorsPath, data, result, report)))
+        return kExitFailure;
+    if (const Result<bool> written = commitOutputs(staged); !written) {
+        err << "facet-cli: " << written.error() << Qt::endl;
+        return kExitFailure;
+    }
+    if (jsonToStdout)
+        if (const Result<bool> written = writeJsonFile(options.jsonPath, report); !written) {
             err << "facet-cli: " << written.error() << Qt::endl;
             return kExitFailure;
         }

@@ -243,10 +243,39 @@ QFileDevice::Permissions newFilePermissions()
     return permissions;
 }
 
-// Creates `path` through a temporary file beside it: `fill` writes the variables, `check` reads
-// the closed temporary file back (empty: sound, else the problem), and only then is it renamed
-// over `path`, so readers see the old or the new file and never a cut-off one.
-Result<bool> writeMatFile(const QString& path, const char* header,
+// A MAT file written to its temporary file and checked, waiting for its rename.
+class MatFileOutput final : public StagedOutput {
+public:
+    MatFileOutput(const QString& path, std::unique_ptr<QTemporaryFile> temp)
+        : StagedOutput(path)
+        , m_temp(std::move(temp))
+    {
+    }
+    Result<bool> commit() override
+    {
+        const QFileInfo info(target());
+        const QString tempPath = m_temp->fileName();
+        // QTemporaryFile made the file 0600; give it the target's permissions, or those a new
+        // file gets (0666 less the umask), as QSaveFile does for the JSON and image outputs.
+        QFile::setPermissions(tempPath, info.exists() ? info.permissions() : newFilePermissions());
+        // rename(2) replaces the target in one step, so readers see the old or the new file.
+        if (std::rename(QFile::encodeName(tempPath).constData(),
+                QFile::encodeName(info.absoluteFilePath()).constData())
+            != 0)
+            return Error { QStringLiteral("%1: could not replace the file (%2)")
+                               .arg(target(), QString::fromLocal8Bit(std::strerror(errno))) };
+        m_temp->setAutoRemove(false);
+        return true;
+    }
+
+private:
+    std::unique_ptr<QTemporaryFile> m_temp;
+};
+
+// Writes `path` to a temporary file beside it: `fill` writes the variables, `check` reads the
+// closed temporary file back (empty: sound, else the problem); committed, it is renamed over
+// `path`, so readers see the old or the new file and never a cut-off one.
+Result<StagedOutputPtr> stageMatFile(const QString& path, const char* header,
     const std::function<Result<bool>(mat_t*)>& fill,
     const std::function<QString(const QString&)>& check)
 {
@@ -254,13 +283,13 @@ Result<bool> writeMatFile(const QString& path, const char* header,
     if (const QString problem = outputPathProblem(path); !problem.isEmpty())
         return Error { problem };
 
-    QTemporaryFile temp(info.absoluteDir().filePath(
+    auto temp = std::make_unique<QTemporaryFile>(info.absoluteDir().filePath(
         QStringLiteral(".") + info.fileName() + QStringLiteral(".XXXXXX")));
-    if (!temp.open())
+    if (!temp->open())
         return Error { QStringLiteral("%1: cannot write in %2 (%3)")
-                           .arg(path, info.absolutePath(), temp.errorString()) };
-    const QString tempPath = temp.fileName();
-    temp.close(); // matio opens the file by name; QTemporaryFile still removes it on failure
+                           .arg(path, info.absolutePath(), temp->errorString()) };
+    const QString tempPath = temp->fileName();
+    temp->close(); // matio opens the file by name; QTemporaryFile still removes it on failure
     const QByteArray encoded = QFile::encodeName(tempPath);
     {
         std::unique_ptr<mat_t, MatCloser> mat(
@@ -280,16 +309,14 @@ Result<bool> writeMatFile(const QString& path, const char* header,
                            .arg(path,
                                problem == u"-" ? QString() : QStringLiteral(": ") + problem) };
     }
-    // QTemporaryFile made the file 0600; give it the target's permissions, or those a new file
-    // gets (0666 less the umask), as QSaveFile does for the JSON and image outputs.
-    QFile::setPermissions(tempPath, info.exists() ? info.permissions() : newFilePermissions());
-    // rename(2) replaces the target in one step, so readers see the old or the new file.
-    if (std::rename(encoded.constData(), QFile::encodeName(info.absoluteFilePath()).constData())
-        != 0)
-        return Error { QStringLiteral("%1: could not replace the file (%2)")
-                           .arg(path, QString::fromLocal8Bit(std::strerror(errno))) };
-    temp.setAutoRemove(false);
-    return true;
+    return StagedOutputPtr(std::make_unique<MatFileOutput>(path, std::move(temp)));
+}
+
+Result<bool> committed(Result<StagedOutputPtr> staged)
+{
+    if (!staged)
+        return Error { staged.error() };
+    return (*staged)->commit();
 }
 
 } // namespace
@@ -482,7 +509,7 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
 {
     if (data.samples() == 0 || data.features() == 0)
         return Error { QStringLiteral("%1: nothing to write, the dataset is empty").arg(path) };
-    return writeMatFile(
+    return committed(stageMatFile(
         path, "Written by Facet (facet-cli export-dataset)",
         [&](mat_t* mat) { return writeAll(mat, data); },
         [&](const QString& written) {
@@ -492,10 +519,16 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
             return back->samples() == data.samples() && back->features() == data.features()
                 ? QString()
                 : QStringLiteral("-");
-        });
+        }));
 }
 
 Result<bool> writeFactorsMat(
+    const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report)
+{
+    return committed(stageFactorsMat(path, data, result, report));
+}
+
+Result<StagedOutputPtr> stageFactorsMat(
     const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report)
 {
     const Factorization& f = result.factorization;
@@ -519,7 +552,7 @@ Result<bool> writeFactorsMat(
         = QStringLiteral("Written by Facet%1, the factors of a run of %2")
               .arg(version.isEmpty() ? QString() : u' ' + version, QString::fromStdString(f.method))
               .toUtf8();
-    return writeMatFile(
+    return stageMatFile(
         path, header.constData(),
         [&](mat_t* mat) { return writeFactors(mat, data, result, report); },
         [&](const QString& written) {

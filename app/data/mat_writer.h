@@ -3,6 +3,7 @@
 
 #include "data/dataset.h"
 #include "experiment/run.h"
+#include "util/atomic_write.h"
 #include "util/result.h"
 
 #include <QJsonObject>
@@ -35,6 +36,10 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data);
 // `data` is the data the run factorized (its image size and classes). Written through a temporary
 // file like writeDatasetMat; the file is checked element by element before it replaces `path`.
 Result<bool> writeFactorsMat(
+    const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report);
+// The same file written and checked, not yet renamed into place (StagedOutput), for a command
+// that writes several outputs or none.
+Result<StagedOutputPtr> stageFactorsMat(
     const QString& path, const Dataset& data, const RunResult& result, const QJsonObject& report);
 
 // The row of `data.X` (row-major pixels) that holds row p of a written fea' or U (column-major

@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonDocument>
+#include <QTemporaryFile>
 
 #include <cerrno>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <system_error>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace facet {
 
@@ -67,6 +69,42 @@ QString sameOutputProblem(const std::vector<std::pair<QString, QString>>& output
     return {};
 }
 
+namespace {
+
+// What the writers add to a name for their temporary file: "." + name + ".XXXXXX" (the MAT
+// writers; QSaveFile adds 7).
+constexpr qsizetype kTemporaryNameExtra = 8;
+
+// Whether a file named like `path`'s temporary file can be made in its folder: made and removed
+// again, which is the one test that covers a read-only folder or file system, a missing
+// permission (not for root) and a name too long for the file system alike.
+QString creatableProblem(const QString& path)
+{
+    const QFileInfo info(path);
+    const QString folder = info.absolutePath();
+    const qsizetype nameBytes = QFile::encodeName(info.fileName()).size();
+    long limit = ::pathconf(QFile::encodeName(folder).constData(), _PC_NAME_MAX);
+    if (limit <= 0)
+        limit = 255;
+    if (nameBytes + kTemporaryNameExtra > limit)
+        return u"%1: the file name is %2 bytes long; this folder's file system takes names of at "
+               "most %3 bytes, and Facet writes each output to a temporary file whose name is %4 "
+               "bytes longer first: give a name of at most %5 bytes"_s.arg(path)
+                   .arg(nameBytes)
+                   .arg(limit)
+                   .arg(kTemporaryNameExtra)
+                   .arg(limit - kTemporaryNameExtra);
+    if (info.exists() && !info.isWritable())
+        return u"%1: the file is read-only; Facet would replace it, so make it writable or give "
+               "another name"_s.arg(path);
+    QTemporaryFile probe(QDir(folder).filePath(u"."_s + info.fileName() + u".XXXXXX"_s));
+    if (!probe.open())
+        return u"%1: cannot create a file in %2 (%3)"_s.arg(path, folder, probe.errorString());
+    return {};
+}
+
+} // namespace
+
 QString outputPathProblem(const QString& path, bool imageSuffix)
 {
     if (path.isEmpty())
@@ -82,7 +120,7 @@ QString outputPathProblem(const QString& path, bool imageSuffix)
             return u"%1: '%2' is not an image format Facet can write; use .png"_s.arg(
                 path, QString::fromLatin1(suffix));
     }
-    return {};
+    return creatableProblem(path);
 }
 
 QString overwritesInputProblem(const QString& outputPath, const QString& inputPath)
@@ -135,18 +173,89 @@ Result<bool> commitOutputFile(QSaveFile& file, const QString& path)
     return true;
 }
 
-Result<bool> writeBytesFile(const QString& path, const QByteArray& bytes)
+namespace {
+
+// A QSaveFile written and flushed, waiting for its rename.
+class SaveFileOutput final : public StagedOutput {
+public:
+    explicit SaveFileOutput(const QString& path)
+        : StagedOutput(path)
+        , m_file(path)
+    {
+    }
+    QSaveFile& file() { return m_file; }
+    Result<bool> commit() override { return commitOutputFile(m_file, target()); }
+
+private:
+    QSaveFile m_file;
+};
+
+// Flushes Qt's buffer of a staged file, so a full disk shows before any output is committed.
+Result<StagedOutputPtr> flushed(std::unique_ptr<SaveFileOutput> output)
 {
-    QSaveFile file(path);
-    if (Result<bool> opened = openOutputFile(file, path); !opened)
-        return opened;
     errno = 0;
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = failureReason(file, errno);
-        file.cancelWriting();
+    if (!output->file().flush()) {
+        const QString reason = failureReason(output->file(), errno);
+        output->file().cancelWriting();
+        return Error { u"cannot write %1: %2"_s.arg(output->target(), reason) };
+    }
+    return StagedOutputPtr(std::move(output));
+}
+
+} // namespace
+
+Result<StagedOutputPtr> stageBytesFile(const QString& path, const QByteArray& bytes)
+{
+    auto output = std::make_unique<SaveFileOutput>(path);
+    if (Result<bool> opened = openOutputFile(output->file(), path); !opened)
+        return Error { opened.error() };
+    errno = 0;
+    if (output->file().write(bytes) != bytes.size()) {
+        const QString reason = failureReason(output->file(), errno);
+        output->file().cancelWriting();
         return Error { u"cannot write %1: %2"_s.arg(path, reason) };
     }
-    return commitOutputFile(file, path);
+    return flushed(std::move(output));
+}
+
+Result<StagedOutputPtr> stageJsonFile(const QString& path, const QJsonObject& object)
+{
+    return stageBytesFile(path, QJsonDocument(object).toJson(QJsonDocument::Indented));
+}
+
+Result<StagedOutputPtr> stageImageFile(const QString& path, const QImage& image)
+{
+    auto output = std::make_unique<SaveFileOutput>(path);
+    if (Result<bool> opened = openOutputFile(output->file(), path); !opened)
+        return Error { opened.error() };
+    QImageWriter writer(&output->file(), QFileInfo(path).suffix().toLatin1());
+    if (!writer.write(image)) {
+        const QString reason = writer.errorString();
+        output->file().cancelWriting();
+        return Error { u"cannot write %1: %2"_s.arg(path, reason) };
+    }
+    return flushed(std::move(output));
+}
+
+Result<bool> commitOutputs(std::vector<StagedOutputPtr>& outputs)
+{
+    QStringList committed;
+    for (const StagedOutputPtr& output : outputs) {
+        if (const Result<bool> done = output->commit(); !done)
+            return Error { committed.isEmpty()
+                    ? done.error()
+                    : u"%1 (already written: %2)"_s.arg(done.error(), committed.join(u", "_s)) };
+        committed << output->target();
+    }
+    return true;
+}
+
+Result<bool> writeBytesFile(const QString& path, const QByteArray& bytes)
+{
+    Result<StagedOutputPtr> staged = stageBytesFile(path, bytes);
+    if (!staged)
+        return Error { staged.error() };
+    return (*staged)->commit();
 }
 
 Result<bool> writeJsonFile(const QString& path, const QJsonObject& object)
@@ -163,16 +272,10 @@ Result<bool> writeJsonFile(const QString& path, const QJsonObject& object)
 
 Result<bool> writeImageFile(const QString& path, const QImage& image)
 {
-    QSaveFile file(path);
-    if (Result<bool> opened = openOutputFile(file, path); !opened)
-        return opened;
-    QImageWriter writer(&file, QFileInfo(path).suffix().toLatin1());
-    if (!writer.write(image)) {
-        const QString reason = writer.errorString();
-        file.cancelWriting();
-        return Error { u"cannot write %1: %2"_s.arg(path, reason) };
-    }
-    return commitOutputFile(file, path);
+    Result<StagedOutputPtr> staged = stageImageFile(path, image);
+    if (!staged)
+        return Error { staged.error() };
+    return (*staged)->commit();
 }
 
 } // namespace facet

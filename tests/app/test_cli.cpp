@@ -8,6 +8,7 @@
 #include "image_fixtures.h"
 #include "test_data.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,6 +20,7 @@
 #include <matio.h>
 
 #include <csignal>
+#include <unistd.h>
 
 using namespace facet;
 using namespace facet::testing;
@@ -98,6 +100,14 @@ private slots:
             + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"15"_s, u"--cluster"_s,
                 u"argmax"_s, u"--clusters"_s, u"1"_s })
                                               << u"does not apply to --cluster argmax"_s;
+        // An output given as "" ran the whole solve and then failed (issue 36, item 10).
+        const QStringList bare { u"run"_s, u"--dataset"_s, u"x.mat"_s, u"--method"_s, u"nmf"_s,
+            u"--rank"_s, u"3"_s };
+        QTest::newRow("json empty") << (bare + QStringList { u"--json"_s, QString() })
+                                    << u"--json is empty; give a file name (or -"_s;
+        QTest::newRow("factors empty") << (base
+            + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--factors"_s,
+                QString() }) << u"--factors is empty"_s;
     }
     void rejectsBadArguments()
     {
@@ -393,6 +403,16 @@ private slots:
             << QStringList { u"--factors"_s, u"@DIR@"_s } << u"is a folder"_s;
         QTest::newRow("json folder missing")
             << QStringList { u"--json"_s, u"/nonexistent/r.json"_s } << u"does not exist"_s;
+        // Found only after the solve before (issue 36, item 10): a name the file system cannot
+        // hold, one whose temporary file it cannot, and a folder that takes no new file.
+        QTest::newRow("name of 300 bytes")
+            << QStringList { u"--json"_s, u"@DIR@/"_s + QString(295, u'a') + u".json"_s }
+            << u"the file name is 300 bytes long"_s;
+        QTest::newRow("name of 250 bytes")
+            << QStringList { u"--factors"_s, u"@DIR@/"_s + QString(246, u'f') + u".mat"_s }
+            << u"give a name of at most 247 bytes"_s;
+        QTest::newRow("read-only folder") << QStringList { u"--basis-png"_s, u"@LOCKED@/b.png"_s }
+                                          << u"cannot create a file in"_s;
     }
     void outputPathsAreCheckedFirst()
     {
@@ -400,6 +420,11 @@ private slots:
         QFETCH(QString, needle);
         QTemporaryDir dir;
         const QString json = dir.filePath(u"r.json"_s);
+        // As root, permission bits do not stop writes; sysfs, which never takes a new file, does.
+        const QString locked = dir.filePath(u"locked"_s);
+        QVERIFY(QDir().mkpath(locked));
+        QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        extra.replaceInStrings(u"@LOCKED@"_s, geteuid() == 0 ? u"/sys"_s : locked);
         extra.replaceInStrings(u"@DIR@"_s, dir.path());
         QStringList arguments { u"run"_s, u"--dataset"_s, u"builtin:swimmer"_s, u"--method"_s,
             u"nmf"_s, u"--rank"_s, u"3"_s, u"--max-iter"_s, u"5"_s };
@@ -410,6 +435,9 @@ private slots:
         QVERIFY2(run.err.contains(needle), qPrintable(run.err));
         QVERIFY2(!run.out.contains(u"swimmer"_s, Qt::CaseInsensitive), qPrintable(run.out));
         QVERIFY(!QFileInfo::exists(json));
+        QFile::setPermissions(locked,
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                | QFileDevice::ExeOwner); // so QTemporaryDir can remove it
     }
     // What the folder loader left out reaches run's output too (only info printed it).
     void runNotesSkippedFiles()

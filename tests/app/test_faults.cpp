@@ -277,6 +277,41 @@ private Q_SLOTS:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
     }
 
+    // A run's outputs are written all or none (issue 36, item 10): a --factors that cannot be
+    // written (the file size limit, as a full disk) after the JSON could be left the JSON of a
+    // run that looked finished. Now every output is staged first and none replaces its old file.
+    void failedOutputLeavesEveryOldFile()
+    {
+        QTemporaryDir dir;
+        const QString mat = dir.filePath(u"planted.mat"_s);
+        // 3000 features at rank 4: U alone is 96,000 bytes of doubles that hardly compress,
+        // against a JSON of a few thousand for 30 samples.
+        QVERIFY(writeDatasetMat(mat, *plantedData(3000, 30, 8)).ok());
+        const QString json = dir.filePath(u"run.json"_s);
+        const QString factors = dir.filePath(u"factors.mat"_s);
+        const QStringList run { u"run"_s, u"--dataset"_s, mat, u"--method"_s, u"nmf"_s, u"--rank"_s,
+            u"4"_s, u"--max-iter"_s, u"10"_s, u"--threads"_s, u"1"_s, u"--json"_s, json,
+            u"--factors"_s, factors };
+        const CliRun whole = runCli(run);
+        QVERIFY2(whole.exitCode == 0, qPrintable(whole.err));
+        const qint64 jsonSize = QFileInfo(json).size();
+        const qint64 factorsSize = QFileInfo(factors).size();
+        QVERIFY2(factorsSize > 2 * jsonSize, qPrintable(u"%1 %2"_s.arg(jsonSize).arg(factorsSize)));
+        for (const QString& path : { json, factors })
+            QVERIFY(writeBytesFile(path, "old contents").ok());
+        CliRun cut;
+        {
+            const FileSizeLimit limit(rlim_t((jsonSize + factorsSize) / 2)); // the JSON fits
+            cut = runCli(run);
+        }
+        QCOMPARE(cut.exitCode, 1);
+        QVERIFY2(cut.err.contains(factors) && cut.err.contains(u"no output was written"_s),
+            qPrintable(cut.err));
+        QCOMPARE(readBytes(json), QByteArray("old contents"));
+        QCOMPARE(readBytes(factors), QByteArray("old contents"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3); // no temporary
+    }
+
     // An output path that names a device or a FIFO is refused: the rename of the temporary
     // file would have replaced it with a plain file (/dev/null, as root).
     void nonRegularTargetIsRefused()
