@@ -3,7 +3,9 @@
 
 #include "core/types.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -56,28 +58,44 @@ inline void requireNonNegative(MatrixCRef X, const std::string& method, const st
                     + std::to_string(double(X(i, j))) + hint);
 }
 
-// Whether every value of X is finite: one pass over X's columns on all threads, the test
-// vectorized (|x| <= max is false for NaN and +-Inf). Eigen's allFinite took 84-88 ms at
-// 1024 x 70,000 on one thread, this 29 (bench/RESULTS.md section 24); each method's set-up starts
-// with it (PCA reads it only when its Gram matrix comes out non-finite).
-inline bool allFiniteParallel(MatrixCRef X)
+// The largest |x| of X, or +Inf when X holds a NaN or an infinity: one pass over X's columns on
+// all threads, the test vectorized (|x| <= max is false for NaN and +-Inf). Eigen's allFinite
+// took 84-88 ms at 1024 x 70,000 on one thread, this pass 29 (bench/RESULTS.md section 24); each
+// method's set-up starts with it (requireUsableData; PCA reads it only when its Gram matrix
+// comes out non-finite or below the smallest scale).
+inline Scalar largestMagnitude(MatrixCRef X)
 {
     const Eigen::Index m = X.rows();
     const Eigen::Index n = X.cols();
     constexpr Scalar kLargest = std::numeric_limits<Scalar>::max();
     bool bad = false;
-#pragma omp parallel for schedule(static) reduction(|| : bad) if (double(m) * double(n) > 1e6)
+    Scalar largest = 0;
+#pragma omp parallel for schedule(static) reduction(||                                             \
+                                                    : bad)                                         \
+    reduction(max                                                                                  \
+              : largest) if (double(m) * double(n) > 1e6)
     for (Eigen::Index j = 0; j < n; ++j) {
         const Scalar* column = X.data() + j * X.outerStride();
         int columnBad = 0;
-        for (Eigen::Index i = 0; i < m; ++i)
-            columnBad |= !(std::abs(column[i]) <= kLargest);
+        Scalar columnLargest = 0;
+        for (Eigen::Index i = 0; i < m; ++i) {
+            const Scalar a = std::abs(column[i]);
+            columnBad |= !(a <= kLargest);
+            columnLargest = a > columnLargest ? a : columnLargest;
+        }
         bad = bad || columnBad != 0;
+        largest = std::max(largest, columnLargest);
     }
-    return !bad;
+    return bad ? std::numeric_limits<Scalar>::infinity() : largest;
 }
 
-// Refuses NaN/Inf in the data.
+// Whether every value of X is finite (largestMagnitude's pass).
+inline bool allFiniteParallel(MatrixCRef X)
+{
+    return largestMagnitude(X) <= std::numeric_limits<Scalar>::max();
+}
+
+// Refuses NaN/Inf in the data, naming the first.
 inline void requireFinite(MatrixCRef X)
 {
     if (allFiniteParallel(X))
@@ -87,6 +105,52 @@ inline void requireFinite(MatrixCRef X)
             if (!std::isfinite(double(X(i, j))))
                 throw std::invalid_argument("the data has a non-finite value at sample "
                     + std::to_string(j + 1) + ", feature " + std::to_string(i + 1));
+}
+
+// The smallest largest |x| data may have: below it every square, and every product of the
+// factors that fit such data, falls under numeric_limits<Scalar>::min() / epsilon, where
+// underflow eats its digits (the denormals) until the objective comes out 0. sqrt(min / eps):
+// 1.0e-146 in double, 3.1e-16 in float.
+inline double smallestDataScale()
+{
+    return std::sqrt(double(std::numeric_limits<Scalar>::min())
+        / double(std::numeric_limits<Scalar>::epsilon()));
+}
+
+// "1.5e-310": a value of any scale for a message.
+inline std::string scientific(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+// Why a factorization cannot start from data whose largest |x| is `largest` (finite): all
+// zeros, or below smallestDataScale(). Empty when it can.
+inline std::string dataScaleProblem(double largest)
+{
+    if (largest == 0)
+        return "the data is all zeros: there is nothing to factorize";
+    if (largest < smallestDataScale())
+        return "the data's values are too small to compute with: the largest is "
+            + scientific(largest) + ", below " + scientific(smallestDataScale())
+            + ", where their squares and products underflow and the objective comes out 0; "
+              "scale the data up (to 0..1, for one)";
+    return {};
+}
+
+// Refuses data no method can work on (ARCHITECTURE.md, Errors): a NaN or an infinity (naming
+// the first), all zeros, or values whose squares underflow. One pass over X; every method's
+// set-up starts with it.
+inline void requireUsableData(MatrixCRef X)
+{
+    const Scalar largest = largestMagnitude(X);
+    if (!(largest <= std::numeric_limits<Scalar>::max()))
+        requireFinite(X);
+    if (X.size() == 0)
+        return;
+    if (const std::string problem = dataScaleProblem(double(largest)); !problem.empty())
+        throw std::invalid_argument(problem);
 }
 
 // rank must be in [1, n]: W and V have n rows, and k > m is allowed (overcomplete bases,

@@ -21,7 +21,7 @@ namespace facet {
 
 Factorization kmeansBaseline(MatrixCRef X, const KMeansOptions& options)
 {
-    requireFinite(X);
+    requireUsableData(X);
     const auto start = std::chrono::steady_clock::now();
     const KMeansResult km = kmeans(X, options);
     Factorization f;
@@ -194,6 +194,39 @@ Eigen::MatrixXd leadingEigenvectors(const Eigen::MatrixXd& C, int rank, PcaStats
     return eig.eigenvectors().rightCols(rank).rowwise().reverse();
 }
 
+// PCA's covariance X X^T - n mu mu^T (or the centred Gram matrix) keeps a spread about the mean
+// of at least this share of ||X||^2 to about eight digits; below it the rounding of the two
+// large terms is of the spread's own size.
+constexpr double kResolvedSpread = 1e-8;
+
+// Refuses data PCA cannot find a direction in, from the Gram matrix's traces before and after
+// centring (||X||^2 and the spread about the mean): all zeros or values whose squares underflow
+// (Spectra then failed on the zero matrix: "TridiagEigen: eigen decomposition failed"), and
+// constant data (which came out "converged", a negative variance left out and k identical
+// components). Reads X again only when the traces say the data may be one of these.
+void requireSpread(MatrixCRef X, double uncentred, double centred)
+{
+    const double smallest = smallestDataScale();
+    if (!(uncentred >= smallest * smallest))
+        requireUsableData(X); // all zeros, or too small: says which
+    if (centred > kResolvedSpread * uncentred)
+        return;
+    bool constant = true;
+    for (Eigen::Index j = 1; j < X.cols() && constant; ++j)
+        constant = X.col(j) == X.col(0);
+    if (constant)
+        throw std::invalid_argument("the data is constant: every sample equals the mean, so PCA "
+                                    "has no direction to find");
+    const Vector mean = X.rowwise().mean();
+    const double spread = double((X.colwise() - mean).squaredNorm());
+    if (spread > kResolvedSpread * uncentred)
+        return;
+    throw std::invalid_argument("the data is nearly constant: its spread about the mean is "
+        + scientific(spread / uncentred)
+        + " of its sum of squares, which PCA's covariance loses to rounding; subtract the mean "
+          "from the data (or scale the differences up) first");
+}
+
 } // namespace
 
 Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std::stop_token& stop,
@@ -226,9 +259,11 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         // same pass over X. The scores Xc^T U = X^T U - 1 (mu^T U) are the second pass.
         Matrix C = lowerGram(X, &mean, stop, gramProgress);
         requireFiniteGram(C);
+        const double uncentred = double(C.diagonal().sum());
         mean /= Scalar(n);
         C.noalias() -= Scalar(n) * mean * mean.transpose();
         centredNorm2 = double(C.diagonal().sum());
+        requireSpread(X, uncentred, centredNorm2);
         U = leadingEigenvectors(C.cast<double>(), rank, stats, stop, progress).cast<Scalar>();
         // The skinny kernel reads X once in place; Eigen's GEMM packed all of X^T first (135 ms
         // against about 25 at 1024 x 70,000, k = 10).
@@ -241,6 +276,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         // Xc^T u_j = G e_j / |Xc e_j|: one more pass over X, for [Xc E, mu] together.
         Matrix G = lowerGram(X.transpose(), nullptr, stop, gramProgress);
         requireFiniteGram(G);
+        const double uncentred = double(G.diagonal().sum());
         G = Matrix(G.selfadjointView<Eigen::Lower>());
         const Vector Xtmu = G.rowwise().sum() / Scalar(n);
         const Scalar mumu = Xtmu.sum() / Scalar(n);
@@ -248,6 +284,7 @@ Factorization pcaBaseline(MatrixCRef X, int rank, PcaStats* statsOut, const std:
         G.rowwise() -= Xtmu.transpose();
         G.array() += mumu;
         centredNorm2 = double(G.diagonal().sum());
+        requireSpread(X, uncentred, centredNorm2);
         const Matrix E
             = leadingEigenvectors(G.cast<double>(), rank, stats, stop, progress).cast<Scalar>();
         Matrix B(n, rank + 1);

@@ -20,7 +20,7 @@ Cf::Cf(MatrixCRef X, std::shared_ptr<const Gram> gram, int rank, CfSettings sett
         throw std::invalid_argument(
             "CF needs the kernel of the same data (n = " + std::to_string(X.cols()) + ")");
     requireRank(rank, X.cols());
-    requireFinite(X);
+    requireUsableData(X);
     configure(std::move(settings));
 }
 

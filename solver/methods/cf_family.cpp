@@ -13,7 +13,7 @@ std::shared_ptr<const CfFamilySetup> prepareCfFamily(
     MatrixCRef X, const MethodOptions& options, MethodContext& context, const CfFamilyRules& rules)
 {
     requireRank(options.rank, X.cols());
-    requireFinite(X);
+    requireUsableData(X);
     auto setup = std::make_shared<CfFamilySetup>();
     std::vector<std::string>& notes = setup->settings.notes;
 

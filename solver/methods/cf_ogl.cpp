@@ -48,7 +48,7 @@ CfOgl::CfOgl(MatrixCRef X, std::shared_ptr<const Gram> gram, std::shared_ptr<con
                 + std::to_string(i + 1) + " has none");
     // NaN or -Inf data would also fail the sign test below; naming the bad value is the more
     // useful message.
-    requireFinite(X);
+    requireUsableData(X);
     if (m_gram->hasNegativeEntries())
         throw std::invalid_argument("CF_OGL's multiplicative updates need K = X^T X >= 0, but this "
                                     "data has negative inner products; make the data "

@@ -65,7 +65,7 @@ void appendGraphLearningMethods(std::vector<MethodEntry>& table)
             options.paperVariant = o.paperVariant;
             requireRank(o.rank, X.cols());
             // Before K's sign is looked at: -Inf in X made it refuse "negative inner products".
-            requireFinite(X);
+            requireUsableData(X);
             validateCfOgl(X, o, options.lambda, options.clusters);
             if (!context.gram)
                 context.gram = Gram::linear(X);

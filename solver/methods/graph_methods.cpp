@@ -29,6 +29,7 @@ double graphLambda(const MethodOptions& o)
 std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, MethodContext& context)
 {
     if (!context.graph) {
+        requireUsableData(X); // all zeros is refused before a search over it, not after
         KnnOptions knn;
         knn.p = o.p;
         knn.weight = o.weight;

@@ -19,7 +19,7 @@ Nmf::Nmf(MatrixCRef X, int rank, InitKind init, const char* label)
     , m_xNorm2(double(X.squaredNorm()))
 {
     requireRank(rank, X.cols());
-    requireFinite(X);
+    requireUsableData(X);
     requireNonNegative(X, label, " (CF handles signed data through its general form)");
 }
 

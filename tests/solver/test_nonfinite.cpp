@@ -117,6 +117,54 @@ private Q_SLOTS:
         }
     }
 
+    // Data no factorization can start from (issue 36, item 12), every method and the baselines:
+    // all zeros, and values whose squares underflow (1e-310, denormal), gave NMF and CF an
+    // objective of 0 without a word and PCA Spectra's "TridiagEigen: eigen decomposition
+    // failed"; constant data gave PCA "converged", a negative objective and identical
+    // components. Each is refused, saying what is wrong with the data.
+    void degenerateDataIsRefused_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("kind");
+        for (const MethodInfo& m : methodCatalog())
+            for (const char* kind : { "zeros", "denormal" })
+                QTest::newRow((m.name + ", " + kind).c_str())
+                    << QString::fromStdString(m.name) << QString::fromLatin1(kind);
+        QTest::newRow("pca, constant") << QStringLiteral("pca") << QStringLiteral("constant");
+        QTest::newRow("pca, constant, Lanczos")
+            << QStringLiteral("pca") << QStringLiteral("constant, wide");
+    }
+    void degenerateDataIsRefused()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, kind);
+        const Matrix X = kind == u"zeros" ? Matrix(Matrix::Zero(kFeatures, kSamples))
+            : kind == u"denormal"         ? Matrix(plantedData(1) * Scalar(1e-310))
+            : kind == u"constant" ? Matrix(Matrix::Constant(kFeatures, kSamples, Scalar(0.7)))
+                                  : Matrix(Matrix::Constant(200, 300, Scalar(255)));
+        std::vector<int> labels = plantedLabels();
+        RunOptions options = optionsFor(method.toStdString(), 20);
+        if (X.cols() != kSamples) {
+            labels.assign(std::size_t(X.cols()), 0);
+            for (std::size_t j = 0; j < labels.size(); ++j)
+                labels[j] = int(j % 3);
+            options.params.rank = 15; // the order 200 covariance goes to Lanczos
+        }
+        const QString needle = kind == u"zeros" ? QStringLiteral("the data is all zeros")
+            : kind == u"denormal"               ? QStringLiteral("too small to compute with")
+                                                : QStringLiteral("the data is constant");
+        try {
+            const RunResult result = runAndCluster(X, labels, options);
+            QFAIL(qPrintable(
+                QStringLiteral("%1 accepted %2 data: %3 after %4 iterations")
+                    .arg(method, kind,
+                        QString::fromLatin1(stopReasonName(result.factorization.stopReason)))
+                    .arg(result.factorization.iterations)));
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(needle), e.what());
+        }
+    }
+
     // allFiniteParallel past its parallel threshold (m n > 1e6) and through a strided block:
     // each bad value is found wherever it sits (the last column of the second thread's share,
     // the first entry), and values outside the block are not read.
