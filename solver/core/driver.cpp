@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -57,7 +58,18 @@ std::string shapeText(const Matrix& m)
     return std::to_string(m.rows()) + " x " + std::to_string(m.cols());
 }
 
-// The given start in place of the seeded one, checked against the method's own state.
+std::string scientificText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+// The given start in place of the seeded one, checked against the method's own state. Refused
+// too: a factor with a column of zeros (a multiplicative rule never moves an entry from 0, so
+// that basis vector and its coefficients would stay dead, and a run from U = 0 ended "converged"
+// at the data's own norm), and factors whose objective is not finite (V scaled by 1e300: the
+// first step would stop as non-finite on the start itself).
 void applyStart(Method& method, const std::vector<Matrix>& factors)
 {
     for (std::size_t f = 0; f < factors.size(); ++f) {
@@ -67,6 +79,12 @@ void applyStart(Method& method, const std::vector<Matrix>& factors)
         if ((factors[f].array() < 0).any())
             throw std::invalid_argument(
                 which + " has a negative value; a multiplicative start must be non-negative");
+        for (Eigen::Index j = 0; j < factors[f].cols(); ++j)
+            if (factors[f].rows() > 0 && (factors[f].col(j).array() == 0).all())
+                throw std::invalid_argument(which + " has a column of zeros (column "
+                    + std::to_string(j + 1)
+                    + "): the updates never move an entry from 0, so that part of the "
+                      "factorization could not start; give factors without zero columns");
     }
     const std::vector<Matrix> given = method.stateFromFactors(factors);
     const std::vector<Matrix> own = method.state();
@@ -81,6 +99,16 @@ void applyStart(Method& method, const std::vector<Matrix>& factors)
                 + std::string(method.name()) + " needs " + shapeText(own[f]));
     }
     method.restore(given);
+    if (const double objective = method.objective(); !std::isfinite(objective)) {
+        std::string sizes;
+        for (std::size_t f = 0; f < factors.size(); ++f)
+            sizes += (f == 0 ? "" : ", factor ") + std::to_string(f + 1) + " "
+                + scientificText(
+                    factors[f].size() > 0 ? double(factors[f].cwiseAbs().maxCoeff()) : 0.0);
+        throw std::invalid_argument("the objective of the given start is not finite: the "
+                                    "products of its factors overflow (largest entry of factor "
+            + sizes + "); give factors of the data's scale");
+    }
 }
 
 // One seeded start and its trajectory so far.

@@ -586,6 +586,54 @@ private slots:
             std::invalid_argument, runAndCluster(data.X, data.labels, given, {}));
     }
 
+    // Factors that cannot start the method (issue 36, item 13): U = 0 ended "converged" at 13
+    // times the start file's objective (a multiplicative rule never moves an entry from 0), and
+    // V scaled by 1e300 stopped as non-finite at once; both are refused with the reason.
+    void degenerateWarmStartsAreRefused_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("nmf, U = 0") << u"nmf"_s << u"basis zero"_s
+                                    << u"factor 1 of the given start has a column of zeros"_s;
+        QTest::newRow("cf, one column of W zero")
+            << u"cf"_s << u"column zero"_s << u"has a column of zeros (column 2)"_s;
+        QTest::newRow("nmf, V x 1e300")
+            << u"nmf"_s << u"V huge"_s << u"the objective of the given start is not finite"_s;
+        QTest::newRow("cf, V x 1e300")
+            << u"cf"_s << u"V huge"_s << u"the objective of the given start is not finite"_s;
+    }
+    void degenerateWarmStartsAreRefused()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, change);
+        QFETCH(QString, needle);
+        const Dataset data = images(30, true);
+        const RunResult first = run(data, method.toStdString());
+        const Factorization& f = first.factorization;
+        std::vector<Matrix> start { method == u"nmf" ? f.basis : f.W, f.V };
+        if (change == u"basis zero")
+            start[0].setZero();
+        else if (change == u"column zero")
+            start[0].col(1).setZero();
+        else
+            start[1] *= Scalar(1e300);
+        RunOptions given = optionsFor(method.toStdString(), 20);
+        given.driver.start = std::make_shared<const std::vector<Matrix>>(start);
+        try {
+            const RunResult result = runAndCluster(data.X, data.labels, given, {});
+            QFAIL(qPrintable(
+                u"accepted, ended %1 after %2 iterations at %3"_s
+                    .arg(QString::fromLatin1(stopReasonName(result.factorization.stopReason)))
+                    .arg(result.factorization.iterations)
+                    .arg(result.factorization.history.empty()
+                            ? 0.0
+                            : result.factorization.history.back())));
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(needle), e.what());
+        }
+    }
+
     void cliWritesTheFactorsOfItsRun()
     {
         const QString json = m_dir.filePath(u"run.json"_s);
