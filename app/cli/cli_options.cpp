@@ -201,6 +201,10 @@ Result<bool> readMethodOptions(const QCommandLineParser& p, RunOptions& run)
             return Error { v.error() };
         run.labeledPerClass = *v;
     }
+    // Weights whose products overflow, refused with the bound before anything is loaded (the
+    // solver refuses them too, for the explorer).
+    if (const std::string problem = parameterBoundProblem(m); !problem.empty())
+        return optionError(u"--"_s + QString::fromStdString(problem));
     return true;
 }
 

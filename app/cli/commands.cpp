@@ -193,6 +193,14 @@ int runRun(
         return kExitInterrupted;
     }
 
+    if (result.stoppedAtStart) {
+        err << "facet-cli: the run stopped before its first iteration: the objective of its first "
+               "step was not finite (the products overflow the double range), so there is no "
+               "result to score or write; nothing was written. Check the data's scale and the "
+               "weights (--lambda, --beta, --mu, --offset, --degree)"
+            << Qt::endl;
+        return kExitFailure;
+    }
     QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
     report.insert(u"openmp_wait"_s, openMpWaitJson()); // what time_history was measured under
     out.flush(); // the notes so far, before the JSON
@@ -239,7 +247,8 @@ int runRun(
                          .arg(f.iterations - int(runOptions.driver.startHistory.size()))
                          .arg(runOptions.driver.startHistory.size()))
         << QString::fromLatin1(stopReasonName(f.stopReason)) << "), objective "
-        << (f.history.empty() ? 0.0 : f.history.back())
+        << (f.history.empty() ? u"none (no iteration finished)"_s
+                              : QString::number(f.history.back()))
         << (returnedObjectiveDiffers(f)
                    ? u" (%1 at the returned factors, after the normalization)"_s.arg(
                        f.returnedObjective, 0, 'g', 6)

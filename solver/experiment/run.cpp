@@ -191,7 +191,10 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
             = clusterRepresentation(f.V, result.clusters, options.cluster, clusterSeed);
     result.clusterSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - clusterStart).count();
-    if (!truth.empty()) {
+    // A start is not a result: a run that never iterated is not scored as if it had.
+    result.stoppedAtStart = f.stopReason == StopReason::NonFinite
+        && f.iterations <= int(options.driver.startHistory.size());
+    if (!truth.empty() && !result.stoppedAtStart) {
         result.ac = clusteringAccuracy(truth, result.predicted);
         result.nmi = normalizedMutualInformation(truth, result.predicted);
         if (!f.graphClusters.empty()) {

@@ -47,6 +47,10 @@ struct RunResult {
     // The method's set-up before its driver starts (the kNN graph, a formed kernel, the CF
     // family's shared pieces): Factorization::initSeconds counts only the starts.
     double setupSeconds = 0;
+    // Set when the solve stopped as non-finite before an iteration of its own finished (the
+    // first step overflowed): its factors are only the start's, so no AC or NMI is computed
+    // (ac, nmi, graphAc, graphNmi stay unset); facet-cli writes nothing for such a run.
+    bool stoppedAtStart = false;
     // Set when Cancel came during the set-up, before any factors existed (the stage, as
     // SetupCancelled names it: "the nearest-neighbour search"). The factorization then holds only
     // the method's name and StopReason::Cancelled, and nothing is clustered or scored.

@@ -100,6 +100,22 @@ Matrix polynomialKernel(MatrixCRef X, double degree, double offset, const std::s
     if (!std::isfinite(offset))
         throw std::invalid_argument(
             "the polynomial kernel needs a finite offset, got " + number(offset));
+    // |x_i^T x_j + c0|^d is at most (max_i |x_i|^2 + |c0|)^d (Cauchy-Schwarz): refused, before
+    // the n x n products, where that passes kLargestWeight, for kLargestWeight's reason.
+    const double norm2 = X.size() == 0 ? 0.0 : double(X.colwise().squaredNorm().maxCoeff());
+    const double base = norm2 + std::abs(offset);
+    const double limit = std::log10(kLargestWeight);
+    if (base > 1 && degree * std::log10(base) > limit) {
+        const double offsetBound = std::pow(10.0, limit / degree) - norm2;
+        throw std::invalid_argument("the polynomial kernel (x_i^T x_j + offset)^degree reaches 1e"
+            + number(std::floor(degree * std::log10(base)))
+            + " on these data (largest |x_i|^2 = " + number(norm2) + ", offset " + number(offset)
+            + ", degree " + number(degree) + "), beyond " + number(kLargestWeight)
+            + ", where its products leave the double range: lower the degree to at most "
+            + number(std::floor(limit / std::log10(base) * 100) / 100)
+            + (offsetBound > 0 ? " or |offset| to at most " + number(offsetBound) : std::string())
+            + ", or scale the data down");
+    }
     requireDenseFits(X.cols(), 1, "the polynomial kernel");
     Matrix K = innerProducts(X, stop, progress, kInnerProductShare);
     K.array() += Scalar(offset);

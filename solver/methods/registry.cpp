@@ -4,6 +4,8 @@
 #include "core/extrapolation.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <utility>
 
@@ -101,6 +103,27 @@ std::string algorithmRefusal(const std::string& method, Algorithm algorithm)
         + " runs the multiplicative rules (mu or mu-ex)";
 }
 
+std::string parameterBoundProblem(const MethodOptions& options)
+{
+    const auto text = [](double value) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%g", value);
+        return std::string(buffer);
+    };
+    const std::pair<const char*, double> weights[] = { { "lambda", options.lambda.value_or(0) },
+        { "beta", options.beta }, { "mu", options.mu }, { "offset", options.offset } };
+    for (const auto& [name, value] : weights)
+        if (std::abs(value) > kLargestWeight)
+            return std::string(name) + " " + text(value) + " is beyond " + text(kLargestWeight)
+                + ", the largest weight Facet takes: its products with the objective's terms "
+                  "would leave the double range (1.8e308) before the first iteration";
+    if (options.degree > kLargestDegree)
+        return "degree " + text(options.degree) + " is above " + text(kLargestDegree)
+            + ", the largest polynomial degree Facet takes: beyond it the kernel is the identity "
+              "matrix to double precision, or overflows";
+    return {};
+}
+
 std::string methodLabel(const std::string& name)
 {
     static const std::pair<const char*, const char*> kLabels[]
@@ -127,6 +150,8 @@ MethodFactory makeMethodFactoryInto(
 {
     if (X.size() == 0)
         throw std::invalid_argument("the data is empty");
+    if (const std::string problem = parameterBoundProblem(options); !problem.empty())
+        throw std::invalid_argument(problem);
     for (const MethodEntry& entry : methodTable()) {
         if (entry.info.name != name)
             continue;

@@ -78,6 +78,22 @@ inline constexpr double kDefaultLcfLambda = 0.3;
 inline constexpr double kDefaultCfOglLambda = 1;
 std::optional<double> defaultLambda(const std::string& method);
 
+// The largest weight (lambda, beta, mu) and polynomial offset |c0| a run takes. A weight
+// multiplies objective terms whose size follows the data's (lambda Tr(V^T L V), CF_OGL's graph
+// fit and its beta- and mu-scaled terms, the kernel's entries (x_i^T x_j + c0)^d), and their
+// products leave the double range (1.8e308) once the weight and the term pass 1e154 together:
+// the run stopped as non-finite before its first iteration. Well below that, 1e150 leaves room
+// for the factors' own scale.
+inline constexpr double kLargestWeight = 1e150;
+// The largest polynomial degree: above it the kernel of L2-normalized samples is the identity
+// matrix to double precision for every pair at an angle above 45 degrees (0.707^100 = 9e-16),
+// and any inner product above 1 overflows from degree 710 on (e^710 > 1.8e308).
+inline constexpr double kLargestDegree = 100;
+// Why `options` holds a weight or kernel parameter no run can compute with: lambda, beta, mu or
+// |offset| above kLargestWeight, a degree above kLargestDegree, each named with the bound.
+// Empty when none (the data-derived bound of the polynomial kernel is polynomialKernel's).
+std::string parameterBoundProblem(const MethodOptions& options);
+
 // The algorithm a method runs when MethodOptions::algorithm is unset, and whether it has a
 // route for `algorithm` at all.
 Algorithm defaultAlgorithm(const std::string& method);

@@ -5,6 +5,7 @@
 #include "cli/run_progress.h"
 #include "cli/sweep_progress.h"
 #include "cli_process.h"
+#include "data/mat_writer.h"
 #include "image_fixtures.h"
 #include "test_data.h"
 
@@ -108,6 +109,19 @@ private slots:
         QTest::newRow("factors empty") << (base
             + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--factors"_s,
                 QString() }) << u"--factors is empty"_s;
+        // Weights whose products overflow ran, stopped as non-finite at iteration 0 and were
+        // scored on their start (issue 36, item 15): refused with the bound.
+        for (const char* weight : { "lambda", "beta", "mu", "offset" })
+            QTest::newRow(qPrintable(u"%1 1e308"_s.arg(QString::fromLatin1(weight))))
+                << (base
+                       + QStringList { u"--method"_s, u"cf-ogl"_s, u"--rank"_s, u"3"_s,
+                           u"--"_s + QString::fromLatin1(weight), u"1e308"_s })
+                << u"--%1 1e+308 is beyond 1e+150, the largest weight"_s.arg(
+                       QString::fromLatin1(weight));
+        QTest::newRow("degree 1e20") << (base
+            + QStringList { u"--method"_s, u"cf"_s, u"--rank"_s, u"3"_s, u"--kernel"_s, u"poly"_s,
+                u"--degree"_s, u"1e20"_s })
+                                     << u"--degree 1e+20 is above 100"_s;
     }
     void rejectsBadArguments()
     {
@@ -439,6 +453,31 @@ private slots:
             QFileDevice::ReadOwner | QFileDevice::WriteOwner
                 | QFileDevice::ExeOwner); // so QTemporaryDir can remove it
     }
+    // A run whose first step overflowed (CF on signed data near 1e152, which is neither scaled
+    // to [0, 1] nor normalized here) printed "objective 0", wrote a JSON with a null objective
+    // and scored AC on its start (issue 36, item 15). It is not scored and nothing is written.
+    void runThatNeverIteratedIsNotScored()
+    {
+        QTemporaryDir dir;
+        Dataset data;
+        data.name = u"huge"_s;
+        Rng rng(3);
+        data.X = (rng.uniformMatrix(12, 18).array() - Scalar(0.2)) * Scalar(1e152);
+        for (int j = 0; j < 18; ++j)
+            data.labels.push_back(j % 3);
+        data.classNames = { u"1"_s, u"2"_s, u"3"_s };
+        const QString mat = dir.filePath(u"huge.mat"_s);
+        QVERIFY(writeDatasetMat(mat, data).ok());
+        const QString json = dir.filePath(u"r.json"_s);
+        const CliRun run
+            = runCli({ u"run"_s, u"--dataset"_s, mat, u"--method"_s, u"cf"_s, u"--rank"_s, u"3"_s,
+                u"--normalize"_s, u"none"_s, u"--max-iter"_s, u"5"_s, u"--json"_s, json });
+        QVERIFY2(run.exitCode == int(kExitFailure), qPrintable(run.out + run.err));
+        QVERIFY2(run.err.contains(u"stopped before its first iteration"_s), qPrintable(run.err));
+        QVERIFY2(!run.out.contains(u"objective 0"_s), qPrintable(run.out));
+        QVERIFY(!QFileInfo::exists(json));
+    }
+
     // What the folder loader left out reaches run's output too (only info printed it).
     void runNotesSkippedFiles()
     {

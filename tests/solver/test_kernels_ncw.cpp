@@ -173,6 +173,47 @@ void TestKernelsNcw::refusesBadKernels()
         QVERIFY2(
             QString::fromUtf8(e.what()).contains(QStringLiteral("7200000000 bytes")), e.what());
     }
+    // Weights and kernel parameters whose products overflow ran, stopped as non-finite before
+    // their first iteration and were scored on the start (issue 36, item 15): refused with the
+    // bound, the kernel's before its n x n products. An offset within the bound can still
+    // overflow as a power: the data's bound names both ways back.
+    const auto refusal = [&](const std::string& method, const MethodOptions& options) {
+        try {
+            makeMethodFactory(method, X, options);
+            return QStringLiteral("(accepted)");
+        } catch (const std::invalid_argument& e) {
+            return QString::fromUtf8(e.what());
+        }
+    };
+    o = kernelOptions(2, KernelKind::Polynomial);
+    o.offset = 1e100;
+    QString message = refusal("cf", o);
+    QVERIFY2(message.contains(QStringLiteral("reaches 1e200"))
+            && message.contains(QStringLiteral("lower the degree to at most 1.5 or |offset| to "
+                                               "at most 1e+75")),
+        qPrintable(message));
+    o.offset = 1e308;
+    message = refusal("cf", o);
+    QVERIFY2(
+        message.contains(QStringLiteral("offset 1e+308 is beyond 1e+150")), qPrintable(message));
+    o.offset = 0;
+    o.degree = 1e20;
+    message = refusal("cf", o);
+    QVERIFY2(message.contains(QStringLiteral("degree 1e+20 is above 100")), qPrintable(message));
+    for (const auto& [method, weight] :
+        { std::pair { "lccf", &MethodOptions::beta }, std::pair { "cf-ogl", &MethodOptions::mu },
+            std::pair { "cf-ogl", &MethodOptions::beta } }) {
+        MethodOptions w = kernelOptions(2, KernelKind::Linear);
+        w.*weight = 1e308;
+        message = refusal(method, w);
+        QVERIFY2(message.contains(QStringLiteral("1e+308 is beyond 1e+150, the largest weight")),
+            qPrintable(message));
+    }
+    MethodOptions l = kernelOptions(2, KernelKind::Linear);
+    l.lambda = 1e308;
+    message = refusal("gnmf", l);
+    QVERIFY2(
+        message.contains(QStringLiteral("lambda 1e+308 is beyond 1e+150")), qPrintable(message));
 }
 
 void TestKernelsNcw::ncwNmfIsWeightedNmf()

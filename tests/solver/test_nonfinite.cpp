@@ -246,6 +246,10 @@ private Q_SLOTS:
         QCOMPARE(int(result.predicted.size()), int(kSamples));
         qInfo("%s: %s after %d finite iterations", qPrintable(method),
             std::string(stopReasonName(f.stopReason)).c_str(), f.iterations);
+        // A run that never iterated is not scored on its start (issue 36, item 15).
+        QCOMPARE(result.stoppedAtStart, f.stopReason == StopReason::NonFinite && f.iterations == 0);
+        if (result.stoppedAtStart)
+            QVERIFY2(!result.ac && !result.nmi, qPrintable(method));
         if (f.stopReason != StopReason::NonFinite || f.iterations == 0)
             return;
         const RunResult cut
