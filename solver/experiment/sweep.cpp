@@ -202,6 +202,13 @@ std::optional<TrialResult> runCell(const ExperimentData& data, const ExperimentO
         const RunResult rr = runAndCluster(subset.X, subset.truth, run, control);
         if (stop.stop_requested() || rr.factorization.stopReason == StopReason::Cancelled)
             return std::nullopt;
+        // Its clusters would be the start's: a start is not a result to score (issue 36).
+        if (rr.stoppedAtStart)
+            throw std::invalid_argument(cell.method + " with " + std::to_string(cell.clusters)
+                + " clusters, trial " + std::to_string(cell.trial + 1)
+                + ": the run stopped before its first iteration, its first step's objective not "
+                  "finite (the products overflow the double range); check the data's scale and "
+                  "the weights");
         const std::vector<int> predicted = gather(rr.predicted, evaluated);
         const Factorization& f = rr.factorization;
         SubrunScore score;
