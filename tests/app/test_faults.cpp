@@ -305,10 +305,10 @@ private Q_SLOTS:
             cut = runCli(run);
         }
         QCOMPARE(cut.exitCode, 1);
-        QVERIFY2(cut.err.contains(factors) && cut.err.contains(u"no output was written"_s),
-            qPrintable(cut.err));
         QCOMPARE(readBytes(json), QByteArray("old contents"));
         QCOMPARE(readBytes(factors), QByteArray("old contents"));
+        QVERIFY2(cut.err.contains(factors) && cut.err.contains(u"no output was written"_s),
+            qPrintable(cut.err));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3); // no temporary
     }
 
