@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/driver.h"
 
+#include "core/update.h" // scientific
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -58,13 +59,6 @@ std::string shapeText(const Matrix& m)
     return std::to_string(m.rows()) + " x " + std::to_string(m.cols());
 }
 
-std::string scientificText(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
-}
-
 // The given start in place of the seeded one, checked against the method's own state. Refused
 // too: a factor with a column of zeros (a multiplicative rule never moves an entry from 0, so
 // that basis vector and its coefficients would stay dead, and a run from U = 0 ended "converged"
@@ -103,7 +97,7 @@ void applyStart(Method& method, const std::vector<Matrix>& factors)
         std::string sizes;
         for (std::size_t f = 0; f < factors.size(); ++f)
             sizes += (f == 0 ? "" : ", factor ") + std::to_string(f + 1) + " "
-                + scientificText(
+                + scientific(
                     factors[f].size() > 0 ? double(factors[f].cwiseAbs().maxCoeff()) : 0.0);
         throw std::invalid_argument("the objective of the given start is not finite: the "
                                     "products of its factors overflow (largest entry of factor "

@@ -59,34 +59,29 @@ inline void requireNonNegative(MatrixCRef X, const std::string& method, const st
 }
 
 // The largest |x| of X, or +Inf when X holds a NaN or an infinity: one pass over X's columns on
-// all threads, the test vectorized (|x| <= max is false for NaN and +-Inf). Eigen's allFinite
-// took 84-88 ms at 1024 x 70,000 on one thread, this pass 29 (bench/RESULTS.md section 24); each
-// method's set-up starts with it (requireUsableData; PCA reads it only when its Gram matrix
-// comes out non-finite or below the smallest scale).
+// all threads, vectorized (|x| <= max is false for NaN and +-Inf, which set the column's value
+// to +Inf for good). Eigen's allFinite took 84-88 ms at 1024 x 70,000 on one thread, this pass
+// 29 when it only tested (bench/RESULTS.md section 24; the maximum rides in the same loop, not
+// measured again); each method's set-up starts with it (requireUsableData; PCA reads it only
+// when its Gram matrix comes out non-finite or below the smallest scale).
 inline Scalar largestMagnitude(MatrixCRef X)
 {
     const Eigen::Index m = X.rows();
     const Eigen::Index n = X.cols();
     constexpr Scalar kLargest = std::numeric_limits<Scalar>::max();
-    bool bad = false;
+    constexpr Scalar kInfinity = std::numeric_limits<Scalar>::infinity();
     Scalar largest = 0;
-#pragma omp parallel for schedule(static) reduction(||                                             \
-                                                    : bad)                                         \
-    reduction(max                                                                                  \
-              : largest) if (double(m) * double(n) > 1e6)
+#pragma omp parallel for schedule(static) reduction(max : largest) if (double(m) * double(n) > 1e6)
     for (Eigen::Index j = 0; j < n; ++j) {
         const Scalar* column = X.data() + j * X.outerStride();
-        int columnBad = 0;
         Scalar columnLargest = 0;
         for (Eigen::Index i = 0; i < m; ++i) {
             const Scalar a = std::abs(column[i]);
-            columnBad |= !(a <= kLargest);
-            columnLargest = a > columnLargest ? a : columnLargest;
+            columnLargest = a <= kLargest ? std::max(columnLargest, a) : kInfinity;
         }
-        bad = bad || columnBad != 0;
         largest = std::max(largest, columnLargest);
     }
-    return bad ? std::numeric_limits<Scalar>::infinity() : largest;
+    return largest;
 }
 
 // Whether every value of X is finite (largestMagnitude's pass).
