@@ -14,6 +14,8 @@
 #   median final objective;
 # - the default run: `facet-cli run --seed S` with nothing else: its stop reason and rule,
 #   iterations, objective relative to f* and solve time (medians; the stop reasons counted).
+# DEFAULTS_ONLY=1 runs the default runs alone (no f*): stop reasons, iterations, the median
+# objective and time, for comparing with an earlier report's f*.
 # One process at a time, on the machine's cores.
 set -euo pipefail
 
@@ -38,6 +40,7 @@ for pair in "${pairs[@]}"; do
   rank="${pair##*:}"
   file="$DATA/${BENCH_FILES[$name]:?unknown data set $name}"
   for method in "${methods[@]}"; do
+    [ "${DEFAULTS_ONLY:-0}" = 1 ] ||
     for algorithm in ${ALGORITHMS[$method]:-mu mu-ex}; do
       for ((seed = 0; seed < SEEDS; seed++)); do
         "$CLI" run --dataset "$file" --method "$method" --rank "$rank" --algorithm "$algorithm" \
@@ -83,6 +86,18 @@ for pair in datasets:
             algorithm = os.path.basename(path)[len(f"{name}-{method}-"):].rsplit("-", 1)[0]
             runs.setdefault(algorithm, []).append(load(path))
         defaults = runs.pop("default")
+        if not runs:  # DEFAULTS_ONLY
+            reasons = {}
+            for r in defaults:
+                key = r["stop_reason"] + (f" ({r['stop_rule']})" if r.get("stop_rule") else "")
+                reasons[key] = reasons.get(key, 0) + 1
+            final = statistics.median(r["objective_history"][-1] for r in defaults)
+            print(f"{name} {method} (k = {rank}) default run ({defaults[0]['params']['algorithm']}): "
+                  + ", ".join(f"{v} x {k}" for k, v in reasons.items())
+                  + f"; {statistics.median(r['iterations'] for r in defaults):g} iterations"
+                  + f"; objective {final:.6g}"
+                  + f"; {statistics.median(r['time_history'][-1] for r in defaults):.3g} s")
+            continue
         fstar = min(r["objective_history"][-1] for rs in runs.values() for r in rs)
         print(f"\n{name} {method} (k = {rank}): f* {fstar:.6g}")
         print("| algorithm | f*+1e-2 (s) | f*+1e-3 (s) | f*+1e-4 (s) | final objective |")
