@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -31,6 +32,19 @@ constexpr int kSettleMs = 300;
 void printError(const QString& message)
 {
     QTextStream(stderr) << "facet: " << message << Qt::endl;
+}
+
+// Whether the command line asks only for text (--help, --version): a QCoreApplication prints it,
+// where a QApplication would first need a display and fail without one.
+bool asksForText(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "-h" || a == "--help" || a == "-?" || a == "--help-all" || a == "-v"
+            || a == "--version")
+            return true;
+    }
+    return false;
 }
 
 QString knownMethods()
@@ -47,12 +61,19 @@ int main(int argc, char* argv[])
 {
     // may start the program again
     facet::ensureOpenMpWaitPolicy(argv, facet::OpenMpUse::Shared);
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Facet"));
-    QApplication::setApplicationName(QStringLiteral("Facet"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Facet"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/facet.svg")));
+    // --help and --version print and exit, with or without a display; parser.process() below
+    // does both, before any window exists.
+    const std::unique_ptr<QCoreApplication> core = asksForText(argc, argv)
+        ? std::make_unique<QCoreApplication>(argc, argv)
+        : std::make_unique<QApplication>(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Facet"));
+    QCoreApplication::setApplicationName(QStringLiteral("Facet"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    auto* gui = qobject_cast<QApplication*>(core.get());
+    if (gui) {
+        QApplication::setApplicationDisplayName(QStringLiteral("Facet"));
+        QApplication::setWindowIcon(QIcon(QStringLiteral(":/facet.svg")));
+    }
     // The hand-back folders of MAT 7.3 loads whose process was killed (data/mat_reader_process.h).
     facet::reclaimAbandonedHelperFolders();
 
@@ -99,7 +120,13 @@ int main(int argc, char* argv[])
     parser.addOptions({ datasetOption, methodOption, rankOption, maxIterOption, seedOption,
         lambdaOption, neighboursOption, betaOption, muOption, runOption, screenshotOption,
         preprocessShotOption });
-    parser.process(app);
+    parser.process(*core);
+    if (!gui) { // an argument read as -h or -v was an option's value: process() went on
+        printError(QStringLiteral("an option's value reads as --help or --version (-h, -v, -?); "
+                                  "write it as --name=value"));
+        return 2;
+    }
+    QApplication& app = *gui;
 
     facet::MainWindow window;
     facet::ControlPanel* controls = window.controlPanel();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window driven like a user: real button clicks, then assertions on what the views show.
 
+#include "child_process.h"
 #include "controls/control_panel.h"
 #include "data/mat_loader.h"
 #include "jobs/solve_job.h"
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void openingAFileAddsItToRecentFiles();
     void shortcutsDialogListsTheActions();
     void aFileThatFailsToLoadKeepsTheDataset();
+    void helpAndVersionNeedNoDisplay();
     void fitsALaptopScreen();
     void exportsNeverReplaceTheOpenFile();
 };
@@ -347,6 +349,27 @@ void TestMainWindow::fitsALaptopScreen()
         qPrintable(
             QStringLiteral("%1 of %2").arg(controls->height()).arg(controls->sizeHint().height())));
     window->grab().save(QStringLiteral("main_window_1280x700.png"));
+}
+
+// `facet --help` and `facet --version` print and exit 0 on a machine without a display (issue
+// 37), where a QApplication cannot start: the platform is left to Qt's default (xcb) with no
+// display to connect to.
+void TestMainWindow::helpAndVersionNeedNoDisplay()
+{
+    const QStringList noDisplay { QStringLiteral("DISPLAY="), QStringLiteral("WAYLAND_DISPLAY="),
+        QStringLiteral("QT_QPA_PLATFORM=") };
+    ChildProcess version;
+    version.setEnvironment(noDisplay);
+    QVERIFY(version.start(QStringLiteral(FACET_GUI_PATH), { QStringLiteral("--version") }));
+    QVERIFY(version.waitForFinished(60000));
+    QVERIFY2(version.exitCode() == 0, qPrintable(version.err()));
+    QVERIFY2(version.out().contains(QStringLiteral("Facet 0.1.0")), qPrintable(version.out()));
+    ChildProcess help;
+    help.setEnvironment(noDisplay);
+    QVERIFY(help.start(QStringLiteral(FACET_GUI_PATH), { QStringLiteral("--help") }));
+    QVERIFY(help.waitForFinished(60000));
+    QVERIFY2(help.exitCode() == 0, qPrintable(help.err()));
+    QVERIFY2(help.out().contains(QStringLiteral("--screenshot")), qPrintable(help.out()));
 }
 
 #include "facet_test.h"
