@@ -40,9 +40,20 @@ QString clusterComposition(const std::vector<int>& classCounts, const QStringLis
     const int label = int(most - classCounts.begin());
     if (2 * top > total)
         return ClusterView::tr("mostly class %1 (%2 of %3)").arg(name(label)).arg(top).arg(total);
-    if (std::count(classCounts.begin(), classCounts.end(), top) == 1)
+    const auto tied = std::count(classCounts.begin(), classCounts.end(), top);
+    if (tied == 1)
         return ClusterView::tr("largest: class %1 (%2 of %3)").arg(name(label)).arg(top).arg(total);
-    return ClusterView::tr("no class holds more than %1 of %2").arg(top).arg(total);
+    if (tied > 3)
+        return ClusterView::tr("no class holds more than %1 of %2").arg(top).arg(total);
+    QStringList names;
+    for (std::size_t c = 0; c < classCounts.size(); ++c)
+        if (classCounts[c] == top)
+            names << name(int(c));
+    const QString last = names.takeLast();
+    return ClusterView::tr("tied: classes %1 and %2 (%3 of %4 each)")
+        .arg(names.join(QStringLiteral(", ")), last)
+        .arg(top)
+        .arg(total);
 }
 
 ClusterView::ClusterView(QWidget* parent)

@@ -17,9 +17,11 @@ namespace facet {
 class ConfusionHeatmap;
 class ImageGrid;
 
-// What a cluster holds, for its heading, from its samples' counts per class: "mostly class 3
-// (8 of 10)" when one class has more than half, "largest: class 3 (4 of 10)" when one class has
-// the most but not half, "no class holds more than 3 of 9" when several tie for the most.
+// What a cluster holds, from its samples' counts per class, for the Clusters headings and the
+// Projection (one rule for both): "mostly class 3 (8 of 10)" when one class has more than half,
+// "largest: class 3 (4 of 10)" when one class has the most but not half, "tied: classes 1 and 16
+// (6 of 12 each)" when two or three tie for the most, "no class holds more than 1 of 13" when
+// more do.
 QString clusterComposition(const std::vector<int>& classCounts, const QStringList& classNames);
 
 // The samples grouped by predicted cluster, one titled section per cluster with thumbnails, and

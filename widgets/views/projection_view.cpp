@@ -5,6 +5,7 @@
 #include "data/image_render.h"
 #include "methods/registry.h"
 #include "util/thread_handoff.h"
+#include "views/cluster_view.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -197,12 +198,12 @@ void ProjectionView::showOutcome(const Outcome& outcome)
     m_grid->setSections({ sample, coefficients, members });
 
     QString cluster = tr("nearest cluster %1").arg(p.cluster + 1);
-    if (dataset.hasLabels()) {
-        const auto top = std::max_element(classCounts.begin(), classCounts.end());
-        if (*top > 0)
-            cluster += tr(" (mostly class %1)")
-                           .arg(dataset.classNames.value(int(top - classCounts.begin())));
-    }
+    // The Clusters view's rule, ties said as ties: the largest class alone read "mostly class
+    // 16" where 6 of 12 were class 1 and 6 class 16 (issue 37).
+    if (dataset.hasLabels())
+        if (const QString holds = clusterComposition(classCounts, dataset.classNames);
+            !holds.isEmpty())
+            cluster += QStringLiteral(" (%1)").arg(holds);
     m_summary->setText(tr("<b>%1</b>: relative error %2, %3; %4 of %5 coefficients non-zero.")
                            .arg(QFileInfo(outcome.path).fileName().toHtmlEscaped())
                            .arg(p.relativeError, 0, 'f', 3)

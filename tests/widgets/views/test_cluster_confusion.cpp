@@ -137,10 +137,16 @@ void TestClusterConfusion::headingsSayWhetherAClassDominates()
     const QStringList names { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") };
     QCOMPARE(clusterComposition({ 8, 1, 1 }, names), QStringLiteral("mostly class a (8 of 10)"));
     QCOMPARE(clusterComposition({ 1, 4, 3 }, names), QStringLiteral("largest: class b (4 of 8)"));
+    QCOMPARE(clusterComposition({ 1, 1, 1 }, names),
+        QStringLiteral("tied: classes a, b and c (1 of 3 each)"));
+    // A tie says so and names the classes (the Projection, which shares this rule, said "mostly
+    // class 16" for a 6/6 tie of classes 1 and 16).
+    QCOMPARE(clusterComposition({ 5, 5, 0 }, names),
+        QStringLiteral("tied: classes a and b (5 of 10 each)"));
+    QCOMPARE(clusterComposition({ 2, 2, 2, 1 }, {}),
+        QStringLiteral("tied: classes 1, 2 and 3 (2 of 7 each)"));
     QCOMPARE(
-        clusterComposition({ 1, 1, 1 }, names), QStringLiteral("no class holds more than 1 of 3"));
-    QCOMPARE(
-        clusterComposition({ 5, 5, 0 }, names), QStringLiteral("no class holds more than 5 of 10"));
+        clusterComposition({ 1, 1, 1, 1 }, {}), QStringLiteral("no class holds more than 1 of 4"));
     QCOMPARE(clusterComposition({ 0, 0, 2 }, {}), QStringLiteral("mostly class 3 (2 of 2)"));
 }
 
