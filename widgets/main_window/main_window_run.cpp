@@ -14,6 +14,7 @@
 #include "runs/run_summary.h"
 #include "session/session.h"
 #include "util/params_json.h"
+#include "views/basis_gallery.h"
 #include "views/cluster_view.h"
 #include "views/convergence_plot.h"
 
@@ -158,12 +159,17 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
     updateActions();
     m_runData = asLoaded ? m_dataset : runData(m_runOptions.method);
     // The clusters and scores stay the previous run's until this one ends: say so.
-    if (m_result)
+    if (m_result) {
         m_clusters->setNewerRunNote(
             tr("A newer run (%1, k = %2) is computing: these clusters and scores are the "
                "previous run's.")
                 .arg(methodTitle(m_runOptions.method))
                 .arg(m_runOptions.params.rank));
+        m_gallery->setNewerRunNote(
+            tr("A newer run (%1, k = %2) is computing: these are the previous run's bases.")
+                .arg(methodTitle(m_runOptions.method))
+                .arg(m_runOptions.params.rank));
+    }
     m_solveJob->submit({ runId, m_runData, m_runOptions, singleInnerThread });
     Q_EMIT runStarted(runId);
 }
@@ -306,6 +312,7 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
         return;
     m_running = false;
     m_clusters->setNewerRunNote({});
+    m_gallery->setNewerRunNote({});
     if (!result.cancelledDuring.empty()) {
         const QString stage = QString::fromStdString(result.cancelledDuring);
         showLastGoodHistory();
@@ -351,6 +358,7 @@ void MainWindow::onFailed(quint64 runId, const QString& message)
         return;
     m_running = false;
     m_clusters->setNewerRunNote({});
+    m_gallery->setNewerRunNote({});
     showLastGoodHistory(); // the live plot showed the failed run
     m_controls->resetProgress();
     updateJobStatus(0);

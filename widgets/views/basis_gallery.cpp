@@ -108,9 +108,17 @@ BasisGallery::BasisGallery(QWidget* parent)
     m_tools->setHorizontalSpacing(12);
     m_tools->setVerticalSpacing(2);
 
+    m_newerRun = new QLabel(this);
+    m_newerRun->setObjectName(QStringLiteral("galleryNewerRunNote"));
+    m_newerRun->setWordWrap(true);
+    m_newerRun->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff4ce; color: #5c4400; border-radius: 3px; padding: 3px 6px; }"));
+    m_newerRun->hide();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(m_tools);
+    layout->addWidget(m_newerRun);
     layout->addWidget(m_scroll, 1);
     layout->addWidget(m_strip);
     layout->addWidget(m_colorBar);
@@ -158,6 +166,7 @@ void BasisGallery::setBasis(const Matrix& basis, int height, int width)
 void BasisGallery::setFactors(const Matrix& basis, const Matrix& V,
     std::shared_ptr<const Dataset> dataset, int height, int width)
 {
+    setNewerRunNote({});
     hideSamples();
     m_basis = basis;
     m_height = height;
@@ -325,6 +334,17 @@ void BasisGallery::keyPressEvent(QKeyEvent* event)
         return;
     }
     QWidget::keyPressEvent(event);
+}
+
+void BasisGallery::setNewerRunNote(const QString& text)
+{
+    m_newerRun->setText(text);
+    m_newerRun->setVisible(!text.isEmpty());
+}
+
+QString BasisGallery::newerRunNote() const
+{
+    return m_newerRun->text();
 }
 
 } // namespace facet

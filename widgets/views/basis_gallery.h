@@ -57,6 +57,10 @@ public:
     void setFactors(const Matrix& basis, const Matrix& V, std::shared_ptr<const Dataset> data,
         int height, int width);
     void clear();
+    // While a newer run computes, the bases shown are the previous run's: a note above them
+    // says so (empty: hidden). clear() and new factors hide it.
+    void setNewerRunNote(const QString& text);
+    QString newerRunNote() const;
     int imageCount() const;
     Scale scale() const;
     void setScale(Scale scale);
@@ -130,6 +134,7 @@ private:
     ImageGrid* m_grid = nullptr;
     BasisSamplesStrip* m_strip = nullptr;
     ColorBar* m_colorBar = nullptr;
+    QLabel* m_newerRun = nullptr;
 };
 
 } // namespace facet

@@ -11,6 +11,7 @@
 #include "main_window_fixture.h"
 #include "models/run_history_model.h"
 #include "screenshot.h"
+#include "views/basis_gallery.h"
 #include "views/cluster_view.h"
 
 #include <QSignalSpy>
@@ -50,9 +51,11 @@ void TestLiveTuning::autoRerunWarmStartsAfterAContinuousChange()
     // From the moment the re-run is submitted the shown clusters say they are the previous
     // run's, until the new run's arrive.
     QString noteAtStart;
+    QString galleryNoteAtStart;
     const QMetaObject::Connection started
         = connect(window.get(), &MainWindow::runStarted, window.get(), [&] {
               noteAtStart = window->clusterView()->newerRunNote();
+              galleryNoteAtStart = window->basisGallery()->newerRunNote();
               saveScreenshot(*window, QStringLiteral("live_tuning_newer_run.png"));
           });
     QTest::keyClick(lambda->slider(), Qt::Key_PageDown);
@@ -60,6 +63,9 @@ void TestLiveTuning::autoRerunWarmStartsAfterAContinuousChange()
     disconnect(started);
     QVERIFY2(noteAtStart.contains(u"newer run"), qPrintable(noteAtStart));
     QVERIFY(window->clusterView()->newerRunNote().isEmpty());
+    // The basis images too (issue 37): they are the previous run's until the new ones arrive.
+    QVERIFY2(galleryNoteAtStart.contains(u"previous run's bases"), qPrintable(galleryNoteAtStart));
+    QVERIFY(window->basisGallery()->newerRunNote().isEmpty());
     const RunOptions& warm = window->lastSubmittedOptions();
     QVERIFY(warm.driver.start);
     QCOMPARE(warm.driver.start->at(1), shownV);
