@@ -178,6 +178,9 @@ private:
     void saveSessionDialog(bool askPath);
     void openSessionDialog();
     void rerun(const RunOptions& options);
+    // Controls show `options` (method, rank, limits, seed, the method's weights and p), without
+    // starting an auto re-run: the shown or repeated run's parameters, not the last ones typed.
+    void showOptionsInControls(const RunOptions& options);
     void onOptionsChanged();
     // A report's iteration counted from the run's own start (a continued run's reports count on
     // from the run it continues).

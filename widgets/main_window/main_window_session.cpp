@@ -4,6 +4,7 @@
 #include "main_window/main_window.h"
 
 #include "controls/control_panel.h"
+#include "controls/parameter_panel.h"
 #include "models/run_history_model.h"
 #include "runs/run_history_view.h"
 #include "session/session.h"
@@ -94,6 +95,8 @@ bool MainWindow::showRun(int id)
     const bool normalized
         = run.options.method.empty() ? false : runData(run.options.method) != m_dataset;
     showResult(resultOf(run), run.options, normalized ? runData(run.options.method) : m_dataset);
+    if (!run.options.method.empty())
+        showOptionsInControls(run.options);
     statusBar()->showMessage(tr("Showing %1 from the run history.").arg(run.name));
     updateActions();
     return true;
@@ -112,15 +115,27 @@ void MainWindow::rerun(const RunOptions& options)
                 .arg(QString::fromStdString(options.driver.startSource)));
         return;
     }
+    showOptionsInControls(options);
+    // The exact options (seed included), not the panel's: the run repeats the kept one.
+    submitRun(options, false);
+    m_rerunTimer->stop();
+}
+
+void MainWindow::showOptionsInControls(const RunOptions& options)
+{
     m_controls->setMethod(QString::fromStdString(options.method));
     m_controls->setRank(options.params.rank);
     m_controls->setMaxIterations(options.driver.maxIter);
     m_controls->setTolerance(options.driver.tol);
     if (options.driver.seed <= std::uint64_t(std::numeric_limits<int>::max()))
         m_controls->setSeed(int(options.driver.seed));
-    // The exact options (seed included), not the panel's: the run repeats the kept one.
-    submitRun(options, false);
-    m_rerunTimer->stop();
+    ParameterPanel* params = m_controls->parameterPanel();
+    if (options.params.lambda)
+        params->setLambda(*options.params.lambda);
+    params->setBeta(options.params.beta);
+    params->setMu(options.params.mu);
+    params->setNeighbours(options.params.p);
+    m_rerunTimer->stop(); // the panel's changes above are not a request for another run
 }
 
 bool MainWindow::saveSession(const QString& path)

@@ -79,10 +79,13 @@ void TestMainWindowSession::historyKeepsShowsAndRerunsRuns()
     QCOMPARE(runs->run(0).options.driver.seed, 1u);
     QCOMPARE(runs->run(1).options.params.rank, 6);
 
-    // The first run again in the views.
+    // The first run again in the views, and its parameters in Controls (issue 37: Controls kept
+    // the last ones typed, rank 6 beside a k = 12 run).
     QVERIFY(window->showRun(runs->run(0).id));
     QCOMPARE(window->basisGallery()->imageCount(), 12);
     QCOMPARE(window->lastResult()->factorization.history, first);
+    QCOMPARE(controls->runOptions().params.rank, 12);
+    QCOMPARE(controls->runOptions().driver.seed, 1u);
 
     // Re-run through the history's own button repeats it exactly.
     RunHistoryView* view = window->runHistoryView();
@@ -99,6 +102,7 @@ void TestMainWindowSession::historyKeepsShowsAndRerunsRuns()
     view->table()->selectRow(1);
     QTest::mouseClick(view->showButton(), Qt::LeftButton);
     QCOMPARE(window->basisGallery()->imageCount(), 6);
+    QCOMPARE(controls->rank(), 6);
     view->table()->selectAll();
     QTest::mouseClick(view->overlayButton(), Qt::LeftButton);
     QCOMPARE(window->convergencePlot()->overlayNames().size(), 2); // two names, three runs
