@@ -54,11 +54,6 @@ RunHistoryView::RunHistoryView(RunHistoryModel* model, QWidget* parent)
     // stretched, the right-aligned Time sat at the far edge of a wide window, away from its row.
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    // The table follows the newest run (runs are appended at the end).
-    connect(m_model, &QAbstractItemModel::rowsInserted, this,
-        [this](const QModelIndex&, int, int last) {
-            m_table->scrollTo(m_model->index(last, 0), QAbstractItemView::EnsureVisible);
-        });
 
     m_delete = new QAction(tr("Delete"), this);
     m_delete->setToolTip(tr("Remove the selected runs from the history"));
