@@ -125,7 +125,12 @@ RunHistoryView::RunHistoryView(RunHistoryModel* model, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
         &RunHistoryView::updateActions);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunHistoryView::updateActions);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &RunHistoryView::updateActions);
+    // A session's runs arrive all at once (a reset): the columns fit them, as they fit each run
+    // added (they stayed at the empty table's widths, "NM…").
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_table->resizeColumnsToContents();
+        updateActions();
+    });
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
         [this](const QModelIndex&, int, int last) {
             m_table->resizeColumnsToContents();

@@ -142,6 +142,30 @@ private Q_SLOTS:
         QVERIFY(table->visualRect(m_model->index(0, 0)).bottom() < 0); // it did scroll
     }
 
+    void columnsFitRunsOpenedAllAtOnce()
+    {
+        // A session's runs replace the model at once: the columns fit them (issue 37: they
+        // came back at the empty table's widths, "NM…").
+        RunHistoryModel model;
+        RunHistoryView view(&model);
+        view.resize(820, 260);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        std::vector<RunRecord> runs;
+        runs.push_back(fixtures::solvedRecord(
+            m_data, "gnmf", 3, 1, u"GNMF k=3 λ=31.6, p=7, warm start from the session"_s));
+        runs.push_back(fixtures::solvedRecord(m_data, "nmf", 2, 2));
+        model.setRuns(std::move(runs));
+        QCoreApplication::processEvents();
+        QHeaderView* header = view.table()->horizontalHeader();
+        const QAbstractItemView* table = view.table(); // sizeHintForColumn is public here
+        for (int column = 0; column < header->count(); ++column)
+            QVERIFY2(header->sectionSize(column) >= table->sizeHintForColumn(column),
+                qPrintable(u"column %1: %2 < %3"_s.arg(column)
+                               .arg(header->sectionSize(column))
+                               .arg(table->sizeHintForColumn(column))));
+    }
+
     void changedParametersNameTheRun()
     {
         RunOptions before;
