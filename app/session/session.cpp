@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QSet>
 
+#include <cmath>
 #include <limits>
 
 namespace facet {
@@ -92,6 +93,8 @@ QByteArray serializeSession(const Session& session, const QString& sessionDir)
     for (const RunRecord& run : session.runs)
         runs.append(runRecordToJson(run));
     json.insert(u"runs"_s, runs);
+    if (session.shownRunId > 0)
+        json.insert(u"shown_run"_s, session.shownRunId);
     return QJsonDocument(json).toJson(QJsonDocument::Indented);
 }
 
@@ -165,6 +168,12 @@ Result<Session> parseSession(const QByteArray& json, const QString& sessionDir)
             return Error { u"%1: id %2 is used by an earlier run"_s.arg(context).arg(run->id) };
         ids.insert(run->id);
         session.runs.push_back(std::move(*run));
+    }
+    if (const QJsonValue shown = root.value(u"shown_run"_s); !shown.isUndefined()) {
+        const double id = shown.toDouble(-1);
+        if (!shown.isDouble() || id != std::floor(id) || !ids.contains(int(id)))
+            return Error { u"\"shown_run\" must be the id of one of the runs"_s };
+        session.shownRunId = int(id);
     }
     return session;
 }

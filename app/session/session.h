@@ -74,6 +74,8 @@ struct Session {
     // the session folder); `dataset` is then empty and the user opens the data themselves.
     QString datasetProblem;
     std::vector<RunRecord> runs;
+    // The id of the run on screen when the session was saved (0: none); one of `runs`.
+    int shownRunId = 0;
 };
 
 inline constexpr int kSessionFormatVersion = 1;

@@ -46,6 +46,13 @@ private Q_SLOTS:
         QTest::newRow("dataset path type") << toBytes(root) << u"dataset: "_s;
         root.insert(u"dataset"_s, u"x.mat"_s);
         QTest::newRow("dataset type") << toBytes(root) << u"\"dataset\" must be an object"_s;
+        root = sampleJson();
+        root.insert(u"shown_run"_s, 999);
+        QTest::newRow("shown run unknown")
+            << toBytes(root) << u"\"shown_run\" must be the id of one of the runs"_s;
+        root.insert(u"shown_run"_s, u"1"_s);
+        QTest::newRow("shown run type")
+            << toBytes(root) << u"\"shown_run\" must be the id of one of the runs"_s;
 
         QTest::newRow("name type") << withFirstRun([](QJsonObject& r) { r[u"name"_s] = 3; })
                                    << u"run 1: \"name\" must be a string, found 3"_s;

@@ -238,6 +238,8 @@ private:
     QDockWidget* m_demoDock = nullptr;
     ShortcutsDialog* m_shortcutsDialog = nullptr; // Help > Keyboard shortcuts, made on first use
     QString m_sessionPath;
+    int m_shownRunId = 0; // the history's id of the run the views show (0: none kept)
+    int m_pendingShownRunId = 0; // a session's shown run, shown once its dataset has loaded
     QDockWidget* m_projectionDock = nullptr;
     QAction* m_projectAction = nullptr;
     QDockWidget* m_experimentDock = nullptr;

@@ -19,6 +19,7 @@
 #include <QTimer>
 
 #include <set>
+#include <utility>
 
 namespace facet {
 
@@ -112,6 +113,8 @@ void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
                                     "lists them.",
             nullptr, int(opened.noFace.size()))
                                      .arg(m_dataset->name));
+    if (const int shown = std::exchange(m_pendingShownRunId, 0); shown > 0)
+        showRun(shown); // a session's run on screen at save time
     Q_EMIT datasetLoaded(m_dataset->name);
 }
 
@@ -167,6 +170,7 @@ void MainWindow::onDatasetFailed(quint64, const DatasetRequest& request, const Q
     showError(message.contains(name) ? tr("Could not open the dataset")
                                      : tr("Could not open %1").arg(spec),
         message);
+    m_pendingShownRunId = 0; // a session's shown run needs the data that failed
     Q_EMIT datasetLoadFailed(message);
 }
 

@@ -333,7 +333,7 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     if (const int count = m_runs->runCount();
         count > 0 && m_runs->run(count - 1).options.method == m_runOptions.method)
         change = runParamsChange(m_runOptions, m_runs->run(count - 1).options);
-    m_runs->addRun(
+    m_shownRunId = m_runs->addRun(
         makeRunRecord(m_runOptions, result, *m_runData, defaultRunName(m_runOptions, change)));
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
         m_controls->setProgress(

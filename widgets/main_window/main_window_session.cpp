@@ -95,6 +95,7 @@ bool MainWindow::showRun(int id)
     const bool normalized
         = run.options.method.empty() ? false : runData(run.options.method) != m_dataset;
     showResult(resultOf(run), run.options, normalized ? runData(run.options.method) : m_dataset);
+    m_shownRunId = id;
     if (!run.options.method.empty())
         showOptionsInControls(run.options);
     statusBar()->showMessage(tr("Showing %1 from the run history.").arg(run.name));
@@ -144,6 +145,8 @@ bool MainWindow::saveSession(const QString& path)
     if (m_dataset)
         session.dataset = m_request;
     session.runs = m_runs->runs();
+    if (m_result && m_runs->rowOfId(m_shownRunId) >= 0)
+        session.shownRunId = m_shownRunId;
     const Result<bool> saved = facet::saveSession(session, path);
     if (!saved) {
         showError(tr("Could not save the session"), saved.error());
@@ -165,6 +168,11 @@ bool MainWindow::openSession(const QString& path)
     }
     m_sessionPath = path;
     m_runs->setRuns(std::move(loaded->runs));
+    // The run on screen at save time comes back once its data has loaded (or now, on the data
+    // already open, when the session names none).
+    m_pendingShownRunId = loaded->dataset ? loaded->shownRunId : 0;
+    if (!loaded->dataset && loaded->shownRunId > 0)
+        showRun(loaded->shownRunId);
     if (loaded->dataset)
         openDataset(*loaded->dataset);
     if (!loaded->datasetProblem.isEmpty())

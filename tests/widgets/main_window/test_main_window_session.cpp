@@ -138,6 +138,11 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     QVERIFY(loaded.wait(kRunTimeoutMs) || loaded.count() == 1);
     QCOMPARE(window->dataset()->name, QStringLiteral("Swimmer"));
     QCOMPARE(window->runHistory()->runCount(), 1);
+    // The run on screen at save time is on screen again once the data has loaded (issue 37).
+    QVERIFY(window->lastResult());
+    QCOMPARE(window->lastResult()->factorization.history, history);
+    QCOMPARE(window->basisGallery()->imageCount(), 9);
+    QCOMPARE(window->controlPanel()->rank(), 9);
     QVERIFY(window->showRun(window->runHistory()->run(0).id));
     QCOMPARE(window->lastResult()->factorization.history, history);
     QCOMPARE(window->basisGallery()->imageCount(), 9);
