@@ -171,7 +171,9 @@ Result<Session> parseSession(const QByteArray& json, const QString& sessionDir)
     }
     if (const QJsonValue shown = root.value(u"shown_run"_s); !shown.isUndefined()) {
         const double id = shown.toDouble(-1);
-        if (!shown.isDouble() || id != std::floor(id) || !ids.contains(int(id)))
+        // In int's range before the conversion (a value beyond it is no id either).
+        if (!shown.isDouble() || !(id >= 1 && id <= std::numeric_limits<int>::max())
+            || id != std::floor(id) || !ids.contains(int(id)))
             return Error { u"\"shown_run\" must be the id of one of the runs"_s };
         session.shownRunId = int(id);
     }

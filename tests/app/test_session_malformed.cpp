@@ -50,6 +50,9 @@ private Q_SLOTS:
         root.insert(u"shown_run"_s, 999);
         QTest::newRow("shown run unknown")
             << toBytes(root) << u"\"shown_run\" must be the id of one of the runs"_s;
+        root.insert(u"shown_run"_s, 1e300); // beyond int: refused before any conversion
+        QTest::newRow("shown run huge")
+            << toBytes(root) << u"\"shown_run\" must be the id of one of the runs"_s;
         root.insert(u"shown_run"_s, u"1"_s);
         QTest::newRow("shown run type")
             << toBytes(root) << u"\"shown_run\" must be the id of one of the runs"_s;
