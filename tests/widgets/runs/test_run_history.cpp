@@ -13,9 +13,11 @@
 #include "session/run_csv.h"
 #include "session/session.h"
 
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -265,6 +267,14 @@ private Q_SLOTS:
         QCOMPARE(comparison->plot()->graphCount(), 3);
         comparison->resize(960, 620);
         saveScreenshot(*comparison, u"run_comparison_3.png"_s);
+
+        // It closes by its own button (issue 37: the window had none).
+        auto* box = comparison->findChild<QDialogButtonBox*>();
+        QVERIFY(box);
+        QPushButton* close = box->button(QDialogButtonBox::Close);
+        QVERIFY(close && close->isVisible());
+        QTest::mouseClick(close, Qt::LeftButton);
+        QTRY_VERIFY(!comparison->isVisible());
     }
 
     void exportCsvThroughTheDialog()
