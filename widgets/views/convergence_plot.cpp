@@ -8,6 +8,7 @@
 #include "plotting/log_axis_ticker.h"
 #include "plotting/plot_hover_readout.h"
 
+#include <QLocale>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -119,9 +120,18 @@ ConvergencePlot::ConvergencePlot(QWidget* parent)
         [this](const QCPGraph& graph, int index) { return describePoint(graph, index); });
     buildContextMenu();
 
+    m_returnedNote = new QLabel(this);
+    m_returnedNote->setObjectName(QStringLiteral("returnedObjectiveNote"));
+    m_returnedNote->setWordWrap(true);
+    m_returnedNote->setContentsMargins(6, 0, 6, 2);
+    m_returnedNote->setStyleSheet(QStringLiteral("color: #505050;"));
+    m_returnedNote->setVisible(false);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    layout->setSpacing(0);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_returnedNote);
     clear();
 }
 
@@ -145,6 +155,7 @@ void ConvergencePlot::clearCurrent()
     forgetGraph(m_changeGraph);
     m_changeReplicate = -1;
     m_note->setVisible(false);
+    m_returnedNote->setVisible(false);
     forgetGraph(m_returnedGraph);
     m_returnedGraph->removeFromLegend();
 }
@@ -344,6 +355,18 @@ void ConvergencePlot::showHistory(const Factorization& factorization, const QStr
         addPoint(m_returnedGraph, double(factorization.history.size()),
             seconds.isEmpty() ? std::nan("") : seconds.back(), factorization.returnedObjective);
         m_returnedGraph->addToLegend();
+        // The two numbers differ by design: the final normalization (METHODS.md 1.1-1.3) scales
+        // each basis column to unit norm and V's column by the same factor, which keeps U V^T
+        // and so the reconstruction term, but not the graph term lambda Tr(V^T L V). The curve
+        // is the objective of the iterates; the circle that of the factors returned. Under the
+        // plot, wrapped, since inside the axes a narrow dock clipped it.
+        m_returnedNote->setText(
+            tr("○ The returned factors' objective is %1; the curve ends at %2. The final "
+               "normalization (unit-norm basis columns, V scaled to match) keeps U Vᵀ but "
+               "rescales the graph term λ·Tr(Vᵀ L V).")
+                .arg(QLocale().toString(factorization.returnedObjective, 'g', 6),
+                    QLocale().toString(factorization.history.back(), 'g', 6)));
+        m_returnedNote->setVisible(true);
     }
     if (factorization.method == "pca") {
         m_note->setText(tr("PCA has no iterations: the point is the variance left out\nby the "

@@ -5,6 +5,7 @@
 #include "core/types.h"
 
 #include <QHash>
+#include <QLabel>
 #include <QList>
 #include <QMap>
 #include <QSharedPointer>
@@ -82,6 +83,9 @@ public:
     QString hoverText() const; // empty while nothing is hovered
     // What the plot of a baseline's single point means (PCA, k-means); empty for the others.
     QString noteText() const;
+    // Under the plot, while a graph method's returned-factors point is shown: both objectives
+    // and why they differ (hidden otherwise).
+    QLabel* returnedNote() const { return m_returnedNote; }
     // What the empty plot says in place of curves (before a run, or before its first
     // iteration); empty once there is a point.
     QString emptyText() const;
@@ -139,6 +143,7 @@ private:
     QCPGraph* m_returnedGraph = nullptr; // one point: the returned factors' objective, or none
     int m_changeReplicate = -1; // the start whose relative change is shown
     QList<QCPItemStraightLine*> m_segmentLines;
+    QLabel* m_returnedNote = nullptr;
     QCPItemText* m_note = nullptr; // shown for the baselines' one-point histories
     QCPItemText* m_emptyNote = nullptr; // shown while there is no point
     bool m_waiting = false; // a run has begun and has not reported yet

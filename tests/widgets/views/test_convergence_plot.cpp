@@ -163,12 +163,21 @@ void TestConvergencePlot::returnedFactorsPoint()
     QVERIFY(plot->legendNames().contains(QStringLiteral("returned factors (normalized)")));
     QVERIFY(plot->plot()->yAxis->range().lower < f.returnedObjective);
     QCOMPARE(returned->scatterStyle().shape(), QCPScatterStyle::ssCircle);
+    // The plot says why its two numbers differ (issue 37: the point sat far from the curve's
+    // end with no word about it), and gives both.
+    QVERIFY(plot->returnedNote()->isVisible());
+    const QString note = plot->returnedNote()->text();
+    QVERIFY2(note.contains(QLocale().toString(f.returnedObjective, 'g', 6))
+            && note.contains(QLocale().toString(f.history.back(), 'g', 6))
+            && note.contains(QStringLiteral("graph term")),
+        qPrintable(note));
     saveScreenshot(*plot, QStringLiteral("convergence_returned_factors.png"));
 
     f.returnedObjective = f.history.back();
     plot->showHistory(f, QStringLiteral("NMF, k = 8"));
     QCOMPARE(returned->dataCount(), 0);
     QVERIFY(plot->legendNames().isEmpty());
+    QVERIFY(!plot->returnedNote()->isVisible());
     f.returnedObjective = f.history.back() / 1000;
     plot->showHistory(f, QStringLiteral("LCCF, k = 8"));
     plot->beginRun(QStringLiteral("LCCF, k = 9"));
