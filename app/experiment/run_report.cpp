@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/run_report.h"
 
+#include "data/dataset_identity.h"
 #include "data/dataset_request_json.h"
 #include "util/json_values.h"
 #include "util/params_json.h"
@@ -39,6 +40,10 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"classes"_s, data.classCount() },
         { u"class_names"_s, QJsonArray::fromStringList(data.classNames) },
         { u"preprocess"_s, prepare },
+        { u"preparation"_s, describePreparation(request) },
+        // The identity a run file is matched to its data by (the explorer's sessions record the
+        // same digest): SHA-256 of the prepared matrix as factorized, dataSha256.
+        { u"sha256"_s, dataSha256(data.X) },
         { u"notes"_s, QJsonArray::fromStringList(data.notes) },
     };
     QJsonArray history;

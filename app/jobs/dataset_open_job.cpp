@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobs/dataset_open_job.h"
 
+#include "data/dataset_identity.h"
 #include "data/noise.h"
 #include "data/preprocess.h"
 #include "util/thread_handoff.h"
@@ -64,6 +65,9 @@ OpenOutcome openOutcome(const DatasetRequest& request)
             return outcome;
         }
         outcome.opened.data = std::make_shared<const Dataset>(std::move(result.value()));
+        // The identity every run of this data records (0.8 s at 70,000 x 1,024; here, off the
+        // GUI thread).
+        outcome.opened.sha256 = dataSha256(outcome.opened.data->X);
         outcome.opened.noFace = report.noFace;
     } catch (const std::bad_alloc&) {
         outcome.error = QObject::tr("%1: not enough memory to load the data").arg(request.spec);

@@ -19,6 +19,7 @@ struct OpenedDataset {
     DatasetRequest request;
     std::shared_ptr<const Dataset> data;
     QStringList noFace; // images without a face (skipped or centre-cropped, per the request)
+    QString sha256; // dataSha256(data->X), computed on the worker; empty when not computed
 };
 
 // Opens a dataset on the global thread pool (only the newest request answers) and keeps

@@ -128,6 +128,8 @@ QVariant RunHistoryModel::display(const RunRecord& r, int column) const
         return QString::fromStdString(methodLabel(r.options.method));
     case ParamsColumn:
         return m_paramsFormatter(r.options);
+    case DatasetColumn:
+        return r.dataset.name.isEmpty() ? u"–"_s : r.dataset.name;
     case SeedColumn:
         return QString::number(r.options.driver.seed);
     case IterationsColumn:
@@ -157,6 +159,11 @@ QString RunHistoryModel::toolTip(const RunRecord& r) const
         tip += u"\nobjective %1 at the last iteration, %2 at the returned factors (the final "
                "normalization rescales V, and the graph term with it)"_s.arg(
                    QString::number(r.summary.objective, 'g', 6), QString::number(returned, 'g', 6));
+    tip += u"\non "_s
+        + (r.dataset.known() || !r.dataset.name.isEmpty()
+                ? describeIdentity(r.dataset)
+                : u"data of %1 samples (a session from before runs recorded their data)"_s.arg(
+                    r.V.rows()));
     if (!r.options.driver.startSource.empty())
         tip += u"\nstarted from "_s + QString::fromStdString(r.options.driver.startSource);
     if (r.created.isValid())
@@ -203,6 +210,8 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Method");
     case ParamsColumn:
         return tr("Parameters");
+    case DatasetColumn:
+        return tr("Dataset");
     case SeedColumn:
         return tr("Seed");
     case IterationsColumn:

@@ -21,6 +21,7 @@ public:
         NameColumn,
         MethodColumn,
         ParamsColumn,
+        DatasetColumn, // the data's name; its source, preparation and sha256 in the tooltip
         SeedColumn,
         IterationsColumn,
         ObjectiveColumn,

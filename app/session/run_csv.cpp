@@ -41,7 +41,8 @@ QByteArray field(const QString& text)
 QByteArray runTableCsv(const std::vector<RunRecord>& runs)
 {
     QByteArray csv
-        = "id,name,method,rank,seed,iterations,stop_reason,objective,returned_objective,ac,nmi,"
+        = "id,name,dataset,dataset_source,dataset_preparation,dataset_sha256,sample_l2,method,"
+          "rank,seed,iterations,stop_reason,objective,returned_objective,ac,nmi,"
           "graph_ac,graph_nmi,reconstruction_error,sparseness,seconds,options\r\n";
     for (const RunRecord& r : runs) {
         const RunSummary& s = r.summary;
@@ -50,6 +51,11 @@ QByteArray runTableCsv(const std::vector<RunRecord>& runs)
         const QList<QByteArray> fields {
             QByteArray::number(r.id),
             field(r.name),
+            field(r.dataset.name),
+            field(r.dataset.source),
+            field(r.dataset.preparation),
+            r.dataset.sha256.toLatin1(),
+            r.dataset.sampleL2 ? "true" : "false",
             field(QString::fromStdString(r.options.method)),
             QByteArray::number(r.options.params.rank),
             QByteArray::number(quint64(r.options.driver.seed)),

@@ -89,6 +89,15 @@ QByteArray serializeSession(const Session& session, const QString& sessionDir)
     } else {
         json.insert(u"dataset"_s, QJsonValue::Null);
     }
+    QJsonArray datasets;
+    for (const SessionDataset& known : session.datasets) {
+        QJsonObject dataset = datasetRequestToJson(known.request);
+        dataset.insert(u"path"_s, storedDatasetPath(known.request.spec, sessionDir));
+        dataset.insert(u"name"_s, known.name);
+        dataset.insert(u"sha256"_s, known.sha256);
+        datasets.append(dataset);
+    }
+    json.insert(u"datasets"_s, datasets);
     QJsonArray runs;
     for (const RunRecord& run : session.runs)
         runs.append(runRecordToJson(run));
@@ -151,6 +160,35 @@ Result<Session> parseSession(const QByteArray& json, const QString& sessionDir)
         return Error { u"\"dataset\" must be an object or null"_s };
     }
 
+    const QJsonValue datasets = root.value(u"datasets"_s);
+    if (!datasets.isUndefined() && !datasets.isArray())
+        return Error { u"\"datasets\" must be an array of datasets"_s };
+    const QJsonArray datasetArray = datasets.toArray();
+    for (qsizetype i = 0; i < datasetArray.size(); ++i) {
+        const QString context = u"datasets entry %1"_s.arg(i + 1);
+        if (!datasetArray.at(i).isObject())
+            return Error { u"%1 must be an object"_s.arg(context) };
+        const QJsonObject entry = datasetArray.at(i).toObject();
+        Result<DatasetRequest> request = datasetRequestFromJson(entry);
+        if (!request)
+            return Error { u"%1: %2"_s.arg(context, request.error()) };
+        Result<DatasetIdentity> identity
+            = identityFromJson(QJsonObject { { u"name"_s, entry.value(u"name"_s) },
+                                   { u"sha256"_s, entry.value(u"sha256"_s) } },
+                context);
+        if (!identity)
+            return Error { identity.error() };
+        if (!identity->known())
+            return Error { u"%1: \"sha256\" is required"_s.arg(context) };
+        // A path that leaves the session's folder is not followed (as for "dataset"): that
+        // dataset cannot be reopened from here, and its runs say only its name.
+        const ResolvedDatasetPath path = resolveDatasetPath(request->spec, sessionDir);
+        if (!path.problem.isEmpty())
+            continue;
+        request->spec = path.path;
+        session.datasets.push_back({ std::move(*request), identity->name, identity->sha256 });
+    }
+
     const QJsonValue runs = root.value(u"runs"_s);
     if (!runs.isArray())
         return Error { u"\"runs\" must be an array of runs"_s };
@@ -167,6 +205,9 @@ Result<Session> parseSession(const QByteArray& json, const QString& sessionDir)
         if (ids.contains(run->id))
             return Error { u"%1: id %2 is used by an earlier run"_s.arg(context).arg(run->id) };
         ids.insert(run->id);
+        for (const SessionDataset& known : session.datasets)
+            if (run->dataset.sha256 == known.sha256)
+                run->dataset.source = known.request.spec;
         session.runs.push_back(std::move(*run));
     }
     if (const QJsonValue shown = root.value(u"shown_run"_s); !shown.isUndefined()) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "data/dataset.h"
+#include "data/dataset_identity.h"
 #include "data/dataset_source.h"
 #include "experiment/run.h"
 #include "util/result.h"
@@ -55,6 +56,9 @@ struct RunRecord {
     int imageHeight = 0; // basis columns are imageHeight x imageWidth images, row-major
     int imageWidth = 0;
     QDateTime created;
+    // The data the run factorized (name, source, preparation, sha256); unknown (empty sha256)
+    // for runs from sessions written before it was kept: those are matched by shape alone.
+    DatasetIdentity dataset;
 
     bool hasFactors() const { return basis.size() > 0 && V.size() > 0; }
 };
@@ -67,12 +71,24 @@ QString defaultRunName(const RunOptions& options, const QString& detail = {});
 RunRecord makeRunRecord(
     const RunOptions& options, const RunResult& result, const Dataset& data, const QString& name);
 
-// A session: the dataset the runs were made on and the runs, in history order.
+// A dataset a session's runs used, so the session can open it again: how to load it and what
+// it holds.
+struct SessionDataset {
+    DatasetRequest request;
+    QString name;
+    QString sha256; // of the prepared X (DatasetIdentity::sha256)
+};
+
+// A session: the dataset open when it was saved, every dataset its runs used, and the runs, in
+// history order.
 struct Session {
     std::optional<DatasetRequest> dataset; // none: the runs were loaded without their data
     // Set when the file named a dataset the loader refused to follow (a relative path that leaves
     // the session folder); `dataset` is then empty and the user opens the data themselves.
     QString datasetProblem;
+    // One per sha256 (the open dataset's included when known); a run's dataset.source is filled
+    // from here on load. Entries whose path the loader refused to follow are left out.
+    std::vector<SessionDataset> datasets;
     std::vector<RunRecord> runs;
     // The id of the run on screen when the session was saved (0: none); one of `runs`.
     int shownRunId = 0;
@@ -84,7 +100,8 @@ inline constexpr int kSessionFormatVersion = 1;
 // checked before any allocation sized by the file.
 inline constexpr qint64 kSessionMaxFactorBytes = qint64(2) << 30;
 
-// The session as JSON: {"format": "facet-session", "version": 1, "dataset": {...}, "runs": [...]}.
+// The session as JSON: {"format": "facet-session", "version": 1, "dataset": {...},
+// "datasets": [{request..., "name", "sha256"}], "runs": [{..., "dataset": identityToJson}]}.
 // Factors are base64 of little-endian float64 in column-major order with their shape. A dataset
 // path inside `sessionDir` is stored relative to it, any other path absolute; builtin:NAME as is.
 QByteArray serializeSession(const Session& session, const QString& sessionDir);

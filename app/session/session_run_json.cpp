@@ -110,6 +110,7 @@ QJsonObject runRecordToJson(const RunRecord& r)
         { u"name"_s, r.name },
         { u"created"_s, r.created.toUTC().toString(Qt::ISODateWithMs) },
         { u"options"_s, runOptionsToJson(r.options) },
+        { u"dataset"_s, identityToJson(r.dataset) },
         { u"summary"_s,
             QJsonObject {
                 { u"iterations"_s, s.iterations },
@@ -150,8 +151,13 @@ Result<RunRecord> runRecordFromJson(
     const QJsonObject options = in.object(u"options"_s, true);
     const QJsonObject summary = in.object(u"summary"_s, true);
     const QJsonObject image = in.object(u"image"_s);
+    const QJsonObject dataset = in.object(u"dataset"_s);
     if (!in.ok())
         return in.failure();
+    Result<DatasetIdentity> identity = identityFromJson(dataset, context + u": dataset"_s);
+    if (!identity)
+        return Error { identity.error() };
+    r.dataset = std::move(*identity);
     r.created = created.isEmpty() ? QDateTime() : QDateTime::fromString(created, Qt::ISODateWithMs);
     if (!created.isEmpty() && !r.created.isValid())
         return Error { u"%1: \"created\" must be an ISO 8601 time, found \"%2\""_s.arg(

@@ -4,6 +4,7 @@
 // fea' * W is U for the CF family; the run's options as JSON text; refusals.
 #include "cli_process.h"
 #include "core/random.h"
+#include "data/dataset_identity.h"
 #include "data/mat_loader.h"
 #include "data/mat_writer.h"
 #include "experiment/run_report.h"
@@ -653,6 +654,16 @@ private slots:
         QCOMPARE(qsizetype(fileLabels.rows), labels.size());
         for (qsizetype i = 0; i < labels.size(); ++i)
             QCOMPARE(fileLabels.values[std::size_t(i)], labels.at(i).toDouble() + 1);
+        // The report names the data by the SHA-256 of the matrix as factorized: Swimmer with
+        // each sample at unit L2 norm, the CF family's preparation; the file repeats it (below).
+        Result<Dataset> swimmer = loadDataset(DatasetRequest { u"builtin:swimmer"_s, {}, {}, {} });
+        QVERIFY(swimmer.ok());
+        const QString asLoaded = dataSha256(swimmer->X);
+        prepareDataset(*swimmer, PrepareOptions { false, true });
+        const QString reported
+            = report.value(u"dataset"_s).toObject().value(u"sha256"_s).toString();
+        QCOMPARE(reported, dataSha256(swimmer->X));
+        QVERIFY(reported != asLoaded);
         QJsonObject expected = report;
         expected.remove(u"labels"_s);
         expected.remove(u"objective_history"_s);

@@ -6,6 +6,7 @@
 #include "session/run_csv.h"
 
 #include <QAbstractItemModelTester>
+#include <QCryptographicHash>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -64,6 +65,41 @@ private Q_SLOTS:
         model.setParamsFormatter(
             [](const RunOptions& o) { return u"rank %1"_s.arg(o.params.rank); });
         QCOMPARE(cell(3, RunHistoryModel::ParamsColumn), u"rank 5"_s);
+    }
+
+    // The Dataset column names the data a run factorized; the tooltip gives its source,
+    // preparation and digest, and a run from an older session says it has none.
+    void datasetColumnAndDigest()
+    {
+        // The digest is SHA-256 of X's float64 bytes, column-major: checked against Qt's own
+        // implementation of SHA-256 on the same bytes.
+        const Matrix& X = m_data.X;
+        const QByteArray bytes(
+            reinterpret_cast<const char*>(X.data()), qsizetype(X.size() * sizeof(double)));
+        const QString expected = QString::fromLatin1(
+            QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+        QCOMPARE(dataSha256(X), expected);
+        Matrix changed = X;
+        changed(5, 7) = std::nextafter(changed(5, 7), 2.0);
+        QVERIFY(dataSha256(changed) != expected);
+
+        RunHistoryModel model;
+        RunRecord known = m_runs[0];
+        known.dataset = datasetIdentity(
+            m_data, DatasetRequest { u"/data/bars.mat"_s, {}, {}, {} }, dataSha256(m_data.X));
+        model.addRun(known);
+        model.addRun(m_runs[1]);
+        const QModelIndex first = model.index(0, RunHistoryModel::DatasetColumn);
+        QCOMPARE(model.headerData(RunHistoryModel::DatasetColumn, Qt::Horizontal).toString(),
+            u"Dataset"_s);
+        QCOMPARE(first.data().toString(), u"labelled bars 8x8"_s);
+        const QString tip = first.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(u"on labelled bars 8x8 (/data/bars.mat, scaled to [0, 1]; sha256 "_s
+                     + expected.left(12)),
+            qPrintable(tip));
+        QCOMPARE(model.index(1, RunHistoryModel::DatasetColumn).data().toString(), u"–"_s);
+        QVERIFY2(model.index(1, 0).data(Qt::ToolTipRole).toString().contains(u"from before"_s),
+            qPrintable(model.index(1, 0).data(Qt::ToolTipRole).toString()));
     }
 
     void idsAreUniqueAndNeverReused()
@@ -161,11 +197,21 @@ private Q_SLOTS:
         runs[0].name = u"with, comma and \"quotes\""_s;
         runs[1].id = 2;
         runs[1].summary.ac.reset();
+        // Each row names the data its run factorized (issue 37: an ORL run and the att_faces
+        // folder at 32 x 32 have one shape).
+        const DatasetRequest request { u"builtin:bars"_s, {}, {}, {} };
+        runs[0].dataset = datasetIdentity(m_data, request, dataSha256(m_data.X));
+        runs[0].dataset.sampleL2 = true;
         const QList<QByteArray> lines = runTableCsv(runs).split('\n');
         QCOMPARE(lines.size(), 4); // header, two rows, empty after the last CRLF
-        QVERIFY(lines[0].startsWith(
-            "id,name,method,rank,seed,iterations,stop_reason,objective,returned_objective,ac,"));
-        QVERIFY(lines[1].startsWith("1,\"with, comma and \"\"quotes\"\"\",nmf,3,1,"));
+        QVERIFY(lines[0].startsWith("id,name,dataset,dataset_source,dataset_preparation,"
+                                    "dataset_sha256,sample_l2,method,rank,seed,iterations,"
+                                    "stop_reason,objective,returned_objective,ac,"));
+        QVERIFY2(lines[1].startsWith("1,\"with, comma and \"\"quotes\"\"\",labelled bars 8x8,"
+                                     "builtin:bars,\"scaled to [0, 1]\","
+                     + runs[0].dataset.sha256.toLatin1() + ",true,nmf,3,1,"),
+            lines[1].constData());
+        QVERIFY2(lines[2].startsWith("2,b,,,,,false,cf,"), lines[2].constData());
         QVERIFY(lines[1].contains(QByteArray::number(*m_runs[0].summary.ac, 'g', 17)));
         // An undefined AC is an empty field, and the options travel as quoted JSON.
         QVERIFY(lines[2].contains(",,"));

@@ -96,6 +96,70 @@ private Q_SLOTS:
 
     // Files from before the returned factors' objective was kept load without it (NaN: unknown,
     // and the views show only the last iteration's).
+    // Each run keeps the identity of its data, and the session every dataset its runs used
+    // (by request and sha256, paths relative to its folder as for "dataset"): two runs on two
+    // sets of one shape come back each with its own data. Sessions from before have neither.
+    void runsKeepTheirDatasets()
+    {
+        QTemporaryDir dir;
+        Session s = sampleSession();
+        const QString orlSha = QString(64, u'a'), faceSha = QString(64, u'b');
+        s.datasets.push_back({ DatasetRequest { dir.filePath(u"ORL_32x32.mat"_s), {}, {}, {} },
+            u"ORL_32x32"_s, orlSha });
+        DatasetRequest faces { u"/srv/att_faces"_s, {}, {}, {} };
+        faces.preprocess.height = faces.preprocess.width = 32;
+        s.datasets.push_back({ faces, u"att_faces"_s, faceSha });
+        s.runs[0].dataset = { u"ORL_32x32"_s, {}, u"scaled to [0, 1]"_s, orlSha, 400, 1024, false };
+        s.runs[1].dataset
+            = { u"att_faces"_s, {}, u"scaled to [0, 1], 32x32"_s, faceSha, 400, 1024, true };
+        const QByteArray json = serializeSession(s, dir.path());
+        const QJsonObject root = QJsonDocument::fromJson(json).object();
+        QCOMPARE(
+            root[u"datasets"_s].toArray()[0].toObject()[u"path"_s].toString(), u"ORL_32x32.mat"_s);
+        const Result<Session> back = parseSession(json, dir.path());
+        QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error()));
+        QCOMPARE(back->datasets.size(), std::size_t(2));
+        QCOMPARE(back->datasets[0].request.spec, dir.filePath(u"ORL_32x32.mat"_s));
+        QCOMPARE(back->datasets[1].request.preprocess.height, 32);
+        QCOMPARE(back->datasets[1].sha256, faceSha);
+        const DatasetIdentity& first = back->runs[0].dataset;
+        QCOMPARE(first.sha256, orlSha);
+        QCOMPARE(first.name, u"ORL_32x32"_s);
+        QCOMPARE(first.source, dir.filePath(u"ORL_32x32.mat"_s)); // from the datasets list
+        QCOMPARE(back->runs[1].dataset.source, u"/srv/att_faces"_s);
+        QVERIFY(back->runs[1].dataset.sampleL2);
+        QCOMPARE(back->runs[1].dataset.preparation, u"scaled to [0, 1], 32x32"_s);
+        QVERIFY(!first.sameData(back->runs[1].dataset));
+        QCOMPARE(serializeSession(*back, dir.path()), json);
+
+        // A digest that is not one is refused, naming the run; an older session has none.
+        QJsonObject damaged = root;
+        QJsonArray runs = damaged[u"runs"_s].toArray();
+        QJsonObject run = runs[0].toObject();
+        QJsonObject identity = run[u"dataset"_s].toObject();
+        identity[u"sha256"_s] = u"abc"_s;
+        run[u"dataset"_s] = identity;
+        runs[0] = run;
+        damaged[u"runs"_s] = runs;
+        const Result<Session> refused = parseSession(toBytes(damaged), dir.path());
+        QVERIFY(!refused.ok());
+        QVERIFY2(
+            refused.error().contains(u"run 1: dataset: \"sha256\""_s), qPrintable(refused.error()));
+        QJsonObject older = root;
+        older.remove(u"datasets"_s);
+        runs = older[u"runs"_s].toArray();
+        for (qsizetype i = 0; i < runs.size(); ++i) {
+            QJsonObject r = runs[i].toObject();
+            r.remove(u"dataset"_s);
+            runs[i] = r;
+        }
+        older[u"runs"_s] = runs;
+        const Result<Session> old = parseSession(toBytes(older), dir.path());
+        QVERIFY(old.ok());
+        QVERIFY(old->datasets.empty());
+        QVERIFY(!old->runs[0].dataset.known());
+    }
+
     void olderFilesHaveNoReturnedObjective()
     {
         const QByteArray json = withFirstRun([](QJsonObject& r) {

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "data/dataset.h"
+#include "data/dataset_identity.h"
 #include "experiment/run.h"
 #include "experiment/trial_replay.h"
 #include "jobs/dataset_open_job.h"
+#include "session/session.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -55,6 +57,9 @@ public:
     DatasetRequest requestFor(const QString& spec) const;
     // The request that made the current dataset (empty spec before the first load).
     const DatasetRequest& datasetRequest() const { return m_request; }
+    // What the current dataset is (name, source, preparation, sha256 of X); every run records
+    // it. Empty before the first load.
+    const DatasetIdentity& openDatasetIdentity() const { return m_datasetIdentity; }
     // Opens the preprocessing dialog (window-modal, not blocking); Load opens its request.
     PreprocessDialog* showPreprocessing(const DatasetRequest& request);
     // Starts a run with the panel's options unless one is running.
@@ -117,6 +122,10 @@ public:
     // Shows a run of the history in the views (its factors, curve and clusters), when it was made
     // on data of the current dataset's shape; false with the reason in the status bar otherwise.
     bool showRun(int id);
+    // Opens the dataset run `id` was made on (a session remembers every dataset its runs used,
+    // by request and sha256) and shows the run once it has loaded; false with the reason shown
+    // when the run's data is unknown or the session does not know where it came from.
+    bool openRunDataset(int id);
     // Projects an image file onto the current basis and shows the Projection panel.
     void projectImage(const QString& path);
     // The permanent status-bar read-out of the running job (iteration, speed, ETA).
@@ -170,11 +179,18 @@ private:
     void submitRun(const RunOptions& options, bool singleInnerThread, bool asLoaded = false);
     // The data a run of `method` sees under the panel's sample normalization.
     std::shared_ptr<const Dataset> runData(const std::string& method);
+    // m_dataset with each sample at unit L2 norm, made once per dataset.
+    std::shared_ptr<const Dataset> normalizedData();
     void adoptDataset(const OpenedDataset& opened);
     void showResult(const RunResult& result, const RunOptions& options,
         const std::shared_ptr<const Dataset>& runData);
     // main_window_session.cpp
     void connectRunHistory();
+    // Adds or refreshes the entry of dataset.sha256.
+    void rememberDataset(const SessionDataset& dataset);
+    // Why run `row` cannot be shown on the open data, in the status bar; with dialogs on, offers
+    // to open the run's dataset when the window knows where it came from.
+    void refuseRun(const RunRecord& run);
     void saveSessionDialog(bool askPath);
     void openSessionDialog();
     void rerun(const RunOptions& options);
@@ -201,6 +217,11 @@ private:
 
     std::shared_ptr<const Dataset> m_dataset;
     DatasetRequest m_request; // of m_dataset
+    DatasetIdentity m_datasetIdentity; // of m_dataset
+    DatasetIdentity m_runIdentity; // of m_runData, the run in progress
+    // Every dataset loaded in this window or named by an opened session, one per sha256: what
+    // Open Run's Dataset opens and what a saved session keeps.
+    std::vector<SessionDataset> m_knownDatasets;
     std::optional<RunResult> m_result; // the last good result, of m_resultData
     std::shared_ptr<const Dataset> m_resultData; // what the result's run saw
     std::shared_ptr<const Dataset> m_runData; // what the run in progress sees

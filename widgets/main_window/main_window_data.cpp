@@ -102,6 +102,8 @@ void MainWindow::openDataset(const DatasetRequest& request)
 void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
 {
     adoptDataset(opened);
+    // Loaded from its request (not a trial's subset): a session can open it again.
+    rememberDataset({ m_request, m_dataset->name, m_datasetIdentity.sha256 });
     m_experiment->setDataset(m_dataset, m_request);
     if (!isBuiltin(m_dataset->source))
         m_recent->add(m_dataset->source);
@@ -122,7 +124,7 @@ void MainWindow::openTrialRun(const TrialRun& run)
 {
     // The experiment keeps its own dataset and results: only the explorer switches to the
     // trial's classes.
-    adoptDataset({ run.request.spec.isEmpty() ? m_request : run.request, run.data, {} });
+    adoptDataset({ run.request.spec.isEmpty() ? m_request : run.request, run.data, {}, {} });
     RunOptions options = run.options;
     m_controls->setMethod(QString::fromStdString(options.method));
     m_controls->setRank(options.params.rank);
@@ -146,6 +148,9 @@ void MainWindow::adoptDataset(const OpenedDataset& opened)
     }
     m_dataset = opened.data;
     m_request = opened.request;
+    // Hashed on the loader's worker; an experiment's trial data (a class subset, small) here.
+    m_datasetIdentity = datasetIdentity(
+        *m_dataset, m_request, opened.sha256.isEmpty() ? dataSha256(m_dataset->X) : opened.sha256);
     m_normalizedData.reset(); // made again for the new data when a run needs it
     m_normalizedFrom = nullptr;
     clearResult();

@@ -111,7 +111,12 @@ std::shared_ptr<const Dataset> MainWindow::runData(const std::string& method)
     const MethodInfo* info = findMethod(method);
     const bool normalize = mode == SampleNormalization::L2
         || (mode == SampleNormalization::Auto && info && info->cfFamily);
-    if (!normalize)
+    return normalize ? normalizedData() : m_dataset;
+}
+
+std::shared_ptr<const Dataset> MainWindow::normalizedData()
+{
+    if (!m_dataset)
         return m_dataset;
     if (m_normalizedFrom != m_dataset.get() || !m_normalizedData) {
         // The routine facet-cli run uses, so the GUI and the CLI see the same bits. O(mn), done
@@ -158,6 +163,8 @@ void MainWindow::submitRun(const RunOptions& options, bool singleInnerThread, bo
                                  .arg(m_runOptions.params.rank));
     updateActions();
     m_runData = asLoaded ? m_dataset : runData(m_runOptions.method);
+    m_runIdentity = m_datasetIdentity;
+    m_runIdentity.sampleL2 = m_runData != m_dataset;
     // The clusters and scores stay the previous run's until this one ends: say so.
     if (m_result) {
         m_clusters->setNewerRunNote(
@@ -333,8 +340,10 @@ void MainWindow::onFinished(quint64 runId, const RunResult& result)
     if (const int count = m_runs->runCount();
         count > 0 && m_runs->run(count - 1).options.method == m_runOptions.method)
         change = runParamsChange(m_runOptions, m_runs->run(count - 1).options);
-    m_shownRunId = m_runs->addRun(
-        makeRunRecord(m_runOptions, result, *m_runData, defaultRunName(m_runOptions, change)));
+    RunRecord record
+        = makeRunRecord(m_runOptions, result, *m_runData, defaultRunName(m_runOptions, change));
+    record.dataset = m_runIdentity;
+    m_shownRunId = m_runs->addRun(std::move(record));
     if (stopsByIterationLimit(QString::fromStdString(m_runOptions.method)))
         m_controls->setProgress(
             newIterations(result.factorization.iterations), m_runOptions.driver.maxIter);

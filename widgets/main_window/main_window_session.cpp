@@ -14,6 +14,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -62,6 +64,7 @@ RunResult resultOf(const RunRecord& run)
 void MainWindow::connectRunHistory()
 {
     connect(m_runsView, &RunHistoryView::runActivated, this, &MainWindow::showRun);
+    connect(m_runsView, &RunHistoryView::openDatasetRequested, this, &MainWindow::openRunDataset);
     connect(m_runsView, &RunHistoryView::rerunRequested, this, &MainWindow::rerun);
     connect(m_runsView, &RunHistoryView::overlayRequested, this, [this](const QList<int>& ids) {
         for (int id : ids)
@@ -83,24 +86,114 @@ bool MainWindow::showRun(int id)
     if (row < 0 || m_running)
         return false;
     const RunRecord& run = m_runs->run(row);
-    if (!m_dataset || !run.hasFactors() || run.V.rows() != m_dataset->samples()
-        || run.basis.rows() != m_dataset->features()) {
-        statusBar()->showMessage(
-            tr("%1 was made on other data (%2 samples of %3 values); load that dataset to see it.")
-                .arg(run.name)
-                .arg(run.V.rows())
-                .arg(run.basis.rows()));
+    const bool shapeFits = m_dataset && run.hasFactors() && run.V.rows() == m_dataset->samples()
+        && run.basis.rows() == m_dataset->features();
+    // A run that knows its data is shown on that data only (two sets of one shape are not the
+    // same data); one from an older session, on data of its shape.
+    const bool sameData = !run.dataset.known() || run.dataset.sameData(m_datasetIdentity);
+    if (!shapeFits || !sameData) {
+        refuseRun(run);
         return false;
     }
-    const bool normalized
-        = run.options.method.empty() ? false : runData(run.options.method) != m_dataset;
-    showResult(resultOf(run), run.options, normalized ? runData(run.options.method) : m_dataset);
+    std::shared_ptr<const Dataset> shownData = m_dataset;
+    if (run.dataset.known())
+        shownData = run.dataset.sampleL2 ? normalizedData() : m_dataset;
+    else if (!run.options.method.empty())
+        shownData = runData(run.options.method);
+    showResult(resultOf(run), run.options, shownData);
     m_shownRunId = id;
     if (!run.options.method.empty())
         showOptionsInControls(run.options);
     statusBar()->showMessage(tr("Showing %1 from the run history.").arg(run.name));
     updateActions();
     return true;
+}
+
+void MainWindow::refuseRun(const RunRecord& run)
+{
+    if (!run.hasFactors()) {
+        statusBar()->showMessage(tr("%1 kept no factors (it came from a facet-cli report); "
+                                    "Re-run it to see it.")
+                                     .arg(run.name));
+        return;
+    }
+    if (!run.dataset.known()) {
+        statusBar()->showMessage(
+            tr("%1 was made on other data (%2 samples of %3 values); load that dataset to see it.")
+                .arg(run.name)
+                .arg(run.V.rows())
+                .arg(run.basis.rows()));
+        return;
+    }
+    const auto known = std::find_if(m_knownDatasets.begin(), m_knownDatasets.end(),
+        [&](const SessionDataset& d) { return d.sha256 == run.dataset.sha256; });
+    const QString open = m_dataset
+        ? tr(" The open dataset is %1.").arg(describeIdentity(m_datasetIdentity))
+        : QString();
+    const QString message
+        = tr("%1 was made on %2.%3").arg(run.name, describeIdentity(run.dataset), open);
+    if (known == m_knownDatasets.end()) {
+        statusBar()->showMessage(message + tr(" Load that dataset to see it."));
+        return;
+    }
+    statusBar()->showMessage(message + tr(" Open Run's Dataset (Runs table menu) opens it."));
+    if (!m_errorDialogs)
+        return;
+    const int id = run.id;
+    QMessageBox ask(
+        QMessageBox::Question, tr("Open the run's dataset?"), message, QMessageBox::NoButton, this);
+    ask.setInformativeText(
+        tr("Open %1 (%2) and show the run?").arg(known->name, known->request.spec));
+    QPushButton* openButton = ask.addButton(tr("Open Dataset"), QMessageBox::AcceptRole);
+    ask.addButton(QMessageBox::Cancel);
+    ask.setDefaultButton(openButton);
+    ask.exec();
+    if (ask.clickedButton() == openButton)
+        openRunDataset(id);
+}
+
+bool MainWindow::openRunDataset(int id)
+{
+    const int row = m_runs->rowOfId(id);
+    if (row < 0)
+        return false;
+    const RunRecord& run = m_runs->run(row);
+    if (!run.dataset.known()) {
+        showError(tr("The run's dataset is unknown"),
+            tr("%1 comes from a session written before runs recorded their data; open its "
+               "dataset yourself (%2 samples of %3 values).")
+                .arg(run.name)
+                .arg(run.V.rows())
+                .arg(run.basis.rows()));
+        return false;
+    }
+    if (m_dataset && run.dataset.sameData(m_datasetIdentity))
+        return showRun(id);
+    const auto known = std::find_if(m_knownDatasets.begin(), m_knownDatasets.end(),
+        [&](const SessionDataset& d) { return d.sha256 == run.dataset.sha256; });
+    if (known == m_knownDatasets.end()) {
+        showError(tr("The run's dataset is not known here"),
+            tr("%1 was made on %2, and this session does not say where that data is (it was "
+               "not loaded in this window, or its path leaves the session's folder). Open it "
+               "yourself; the run shows on data whose SHA-256 is %3.")
+                .arg(run.name, describeIdentity(run.dataset), run.dataset.sha256));
+        return false;
+    }
+    m_pendingShownRunId = id; // shown once loaded, if the file still holds the same data
+    openDataset(known->request);
+    return true;
+}
+
+void MainWindow::rememberDataset(const SessionDataset& dataset)
+{
+    if (dataset.sha256.isEmpty())
+        return;
+    const auto same = std::find_if(m_knownDatasets.begin(), m_knownDatasets.end(),
+        [&](const SessionDataset& d) { return d.sha256 == dataset.sha256; });
+    if (same != m_knownDatasets.end())
+        *same = dataset;
+    else
+        m_knownDatasets.push_back(dataset);
 }
 
 void MainWindow::rerun(const RunOptions& options)
@@ -145,6 +238,14 @@ bool MainWindow::saveSession(const QString& path)
     if (m_dataset)
         session.dataset = m_request;
     session.runs = m_runs->runs();
+    // Every dataset a run used (and the open one), so each run can find its data again.
+    for (const SessionDataset& known : m_knownDatasets) {
+        const bool used = (m_dataset && known.sha256 == m_datasetIdentity.sha256)
+            || std::any_of(session.runs.begin(), session.runs.end(),
+                [&](const RunRecord& run) { return run.dataset.sha256 == known.sha256; });
+        if (used)
+            session.datasets.push_back(known);
+    }
     if (m_result && m_runs->rowOfId(m_shownRunId) >= 0)
         session.shownRunId = m_shownRunId;
     const Result<bool> saved = facet::saveSession(session, path);
@@ -167,6 +268,8 @@ bool MainWindow::openSession(const QString& path)
         return false;
     }
     m_sessionPath = path;
+    for (const SessionDataset& known : loaded->datasets)
+        rememberDataset(known);
     m_runs->setRuns(std::move(loaded->runs));
     // The run on screen at save time comes back once its data has loaded (or now, on the data
     // already open, when the session names none).

@@ -79,6 +79,9 @@ RunHistoryView::RunHistoryView(RunHistoryModel* model, QWidget* parent)
     m_exportFactors->setToolTip(
         tr("Write basis.csv (m x k), V.csv (n x k) and, for the CF family, W.csv "
            "(n x k) into a folder"));
+    m_openDataset = new QAction(tr("Open Run's Dataset"), this);
+    m_openDataset->setToolTip(tr("Open the dataset the selected run was made on (the session "
+                                 "remembers its path and checks its SHA-256), then show the run"));
     addActions({ m_delete, m_rename });
 
     m_deleteButton = buttonFor(m_delete, this);
@@ -119,6 +122,10 @@ RunHistoryView::RunHistoryView(RunHistoryModel* model, QWidget* parent)
             ids << m_model->run(row).id;
         if (!ids.isEmpty())
             Q_EMIT overlayRequested(ids);
+    });
+    connect(m_openDataset, &QAction::triggered, this, [this] {
+        if (const QList<int> rows = selectedRows(); rows.size() == 1)
+            Q_EMIT openDatasetRequested(m_model->run(rows.first()).id);
     });
     connect(m_exportTable, &QAction::triggered, this, &RunHistoryView::exportTable);
     connect(m_exportFactors, &QAction::triggered, this, &RunHistoryView::exportSelectedFactors);
@@ -162,6 +169,8 @@ void RunHistoryView::updateActions()
     m_rename->setEnabled(selected == 1);
     m_rerun->setEnabled(selected == 1);
     m_show->setEnabled(selected == 1);
+    m_openDataset->setEnabled(
+        selected == 1 && m_model->run(selectedRows().first()).dataset.known());
     m_overlay->setEnabled(selected > 0);
     m_compare->setEnabled(
         selected >= RunComparisonView::kMinRuns && selected <= RunComparisonView::kMaxRuns);
@@ -172,7 +181,7 @@ void RunHistoryView::updateActions()
 void RunHistoryView::showContextMenu(const QPoint& position)
 {
     QMenu menu(this);
-    menu.addActions({ m_show, m_overlay, m_compare, m_rerun, m_rename });
+    menu.addActions({ m_show, m_openDataset, m_overlay, m_compare, m_rerun, m_rename });
     menu.addSeparator();
     menu.addActions({ m_exportTable, m_exportFactors });
     menu.addSeparator();

@@ -42,6 +42,8 @@ public:
     QToolButton* compareButton() const { return m_compareButton; }
     QToolButton* exportButton() const { return m_exportButton; }
     QAction* exportFactorsAction() const { return m_exportFactors; }
+    // Context menu: open the dataset the selected run was made on (openDatasetRequested).
+    QAction* openDatasetAction() const { return m_openDataset; }
 
     // The actions behind the buttons, callable directly (the main window's menus may reuse them).
     void deleteSelected();
@@ -61,6 +63,8 @@ Q_SIGNALS:
     void runActivated(int id);
     // Overlay curves: the ids of the selected runs, whose curves go into the Convergence plot.
     void overlayRequested(const QList<int>& ids);
+    // Open Run's Dataset: the main window opens the data the run `id` was made on and shows it.
+    void openDatasetRequested(int id);
     // What an export wrote, for the status bar.
     void statusMessage(const QString& message);
 
@@ -80,6 +84,7 @@ private:
     QAction* m_overlay = nullptr;
     QAction* m_exportTable = nullptr;
     QAction* m_exportFactors = nullptr;
+    QAction* m_openDataset = nullptr;
     QToolButton* m_showButton = nullptr;
     QToolButton* m_overlayButton = nullptr;
     QToolButton* m_deleteButton = nullptr;

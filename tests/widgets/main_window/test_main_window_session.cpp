@@ -5,6 +5,7 @@
 
 #include "controls/control_panel.h"
 #include "controls/parameter_panel.h"
+#include "data/noise.h"
 #include "main_window/main_window.h"
 #include "main_window_fixture.h"
 #include "models/run_history_model.h"
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void historyKeepsShowsAndRerunsRuns();
     void sessionRoundTripAndDamagedFile();
     void continueTheShownRun();
+    void runsKnowTheirDataset();
 };
 
 void TestMainWindowSession::initTestCase()
@@ -164,6 +166,66 @@ void TestMainWindowSession::sessionRoundTripAndDamagedFile()
     QCOMPARE(window->runHistory()->runCount(), 1);
     QCOMPARE(window->sessionPath(), path);
     QCOMPARE(window->dataset()->name, QStringLiteral("Swimmer"));
+}
+
+// Issue 37: a run records the data it factorized, not only its shape. Swimmer and Swimmer with
+// noise have one shape; a run of one is refused over the other, the refusal names the run's
+// data, and Open Run's Dataset (also after a session round trip) loads the right one and shows
+// the run. The table and the tooltip name the data.
+void TestMainWindowSession::runsKnowTheirDataset()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two.facet.json"));
+    {
+        auto window = makeWindow();
+        DatasetRequest noisy = window->requestFor(QStringLiteral("builtin:swimmer"));
+        noisy.preprocess.noise = *parseNoise(QStringLiteral("gaussian:0.05"), 3);
+        QVERIFY(load(*window, QStringLiteral("builtin:swimmer")));
+        const DatasetIdentity clean = window->openDatasetIdentity();
+        QCOMPARE(clean.sha256, dataSha256(window->dataset()->X));
+        window->controlPanel()->setMethod(QStringLiteral("nmf"));
+        window->controlPanel()->setRank(5);
+        window->controlPanel()->setMaxIterations(20);
+        QVERIFY(run(*window, 1));
+        const RunRecord& first = window->runHistory()->run(0);
+        QCOMPARE(first.dataset.sha256, clean.sha256);
+        QCOMPARE(first.dataset.name, QStringLiteral("Swimmer"));
+        QVERIFY(!first.dataset.sampleL2);
+        QCOMPARE(window->runHistory()->index(0, RunHistoryModel::DatasetColumn).data().toString(),
+            QStringLiteral("Swimmer"));
+
+        QVERIFY(load(*window, noisy));
+        QCOMPARE(window->dataset()->samples(), 256); // the same shape
+        QVERIFY(window->openDatasetIdentity().sha256 != clean.sha256);
+        QVERIFY(!window->showRun(window->runHistory()->run(0).id));
+        const QString refusal = window->statusBar()->currentMessage();
+        QVERIFY2(refusal.contains(QStringLiteral("was made on Swimmer (builtin:swimmer, scaled "
+                                                 "to [0, 1]; sha256 %1")
+                                      .arg(clean.sha256.left(12))),
+            qPrintable(refusal));
+        QVERIFY2(refusal.contains(QStringLiteral("noise gaussian:0.05")), qPrintable(refusal));
+        // A CF run on the noisy set records that it saw each sample at unit norm.
+        window->controlPanel()->setMethod(QStringLiteral("cf"));
+        QVERIFY(run(*window, 2));
+        QVERIFY(window->runHistory()->run(1).dataset.sampleL2);
+        QVERIFY(window->saveSession(path));
+    }
+    auto window = makeWindow();
+    QSignalSpy loaded(window.get(), &MainWindow::datasetLoaded);
+    QVERIFY(window->openSession(path));
+    QVERIFY(loaded.wait(kLoadTimeoutMs) || loaded.count() == 1);
+    QVERIFY(window->lastResult()); // the noisy set's CF run, shown at save time
+    const int firstId = window->runHistory()->run(0).id;
+    QVERIFY(!window->showRun(firstId));
+    // Open Run's Dataset, from the table's selection as a user would.
+    RunHistoryView* view = window->runHistoryView();
+    view->table()->selectRow(0);
+    QVERIFY(view->openDatasetAction()->isEnabled());
+    view->openDatasetAction()->trigger();
+    QVERIFY(loaded.wait(kLoadTimeoutMs) || loaded.count() == 2);
+    QCOMPARE(window->openDatasetIdentity().sha256, window->runHistory()->run(0).dataset.sha256);
+    QCOMPARE(window->controlPanel()->rank(), 5); // the run is shown
+    QCOMPARE(window->lastResult()->factorization.history, window->runHistory()->run(0).history);
 }
 
 // Run > Continue the shown run: 20 NMF iterations, then 20 more from their factors, give the
