@@ -173,7 +173,7 @@ void dropEmptyClasses(Dataset& data)
 }
 
 Result<Dataset> runPipeline(const Source& source, const PreprocessSettings& s, Dataset data,
-    const std::vector<int>& labels, PreprocessReport* report)
+    const std::vector<int>& labels, PreprocessReport* report, const PreprocessControl& control)
 {
     PreprocessReport local;
     PreprocessReport& r = report ? *report : local;
@@ -190,6 +190,13 @@ Result<Dataset> runPipeline(const Source& source, const PreprocessSettings& s, D
     int colour = 0;
     try {
         for (int i = 0; i < source.count; ++i) {
+            if (control.stop.stop_requested()) {
+                r.cancelled = true;
+                return Error { QStringLiteral("%1: cancelled after %2 of %3 images")
+                                   .arg(data.name)
+                                   .arg(i)
+                                   .arg(source.count) };
+            }
             const cv::Mat image = source.image(i);
             colour += image.channels() == 3;
             if (!s.hasSize() && !s.detectFaces && image.size() != target)
@@ -208,6 +215,8 @@ Result<Dataset> runPipeline(const Source& source, const PreprocessSettings& s, D
                 outputs.push_back(step->image);
                 r.kept.push_back(i);
             }
+            if (control.onImage)
+                control.onImage(i + 1, source.count);
         }
     } catch (const cv::Exception& e) {
         return Error { QStringLiteral("%1: image processing failed (%2)")
@@ -345,19 +354,19 @@ Result<SamplePreview> preview(
 
 } // namespace
 
-Result<Dataset> preprocessImages(
-    const ImageSet& set, const PreprocessSettings& settings, PreprocessReport* report)
+Result<Dataset> preprocessImages(const ImageSet& set, const PreprocessSettings& settings,
+    PreprocessReport* report, const PreprocessControl& control)
 {
     Dataset data;
     data.name = set.name;
     data.source = set.source;
     data.classNames = set.classNames;
     data.notes = set.notes;
-    return runPipeline(sourceOf(set), settings, std::move(data), set.labels, report);
+    return runPipeline(sourceOf(set), settings, std::move(data), set.labels, report, control);
 }
 
-Result<Dataset> preprocessDataset(
-    const Dataset& data, const PreprocessSettings& settings, PreprocessReport* report)
+Result<Dataset> preprocessDataset(const Dataset& data, const PreprocessSettings& settings,
+    PreprocessReport* report, const PreprocessControl& control)
 {
     if (!settings.changesImages()) {
         if (report) {
@@ -374,7 +383,7 @@ Result<Dataset> preprocessDataset(
     Dataset base = data;
     base.X = Matrix();
     base.labels.clear();
-    return runPipeline(*source, settings, std::move(base), data.labels, report);
+    return runPipeline(*source, settings, std::move(base), data.labels, report, control);
 }
 
 Result<SamplePreview> previewSample(

@@ -9,9 +9,29 @@
 #include <QFutureWatcher>
 
 #include <exception>
+#include <mutex>
 #include <new>
 
 namespace facet {
+
+// Progress from a worker to the job while the job exists: the job clears `job` under the mutex
+// as it goes, so a worker never posts to a deleted job (and ~QObject drops what was posted).
+struct LoadProgressRelay {
+    std::mutex mutex;
+    DatasetOpenJob* job = nullptr;
+
+    void post(quint64 id, int done, int total)
+    {
+        std::lock_guard lock(mutex);
+        if (!job)
+            return;
+        handOff([&] {
+            QMetaObject::invokeMethod(
+                job, [job = job, id, done, total] { Q_EMIT job->progress(id, done, total); },
+                Qt::QueuedConnection);
+        });
+    }
+};
 
 namespace {
 
@@ -23,7 +43,8 @@ struct OpenOutcome {
 
 // The face steps of image folders, lists and .mat files, run here rather than in loadDataset()
 // to keep their report; the tail (noise, then preparation) is loadDataset()'s.
-Result<Dataset> loadWithReport(const DatasetRequest& request, PreprocessReport& report)
+Result<Dataset> loadWithReport(
+    const DatasetRequest& request, PreprocessReport& report, const PreprocessControl& control)
 {
     const QString spec = request.spec.trimmed();
     const DatasetKind kind = datasetKind(spec);
@@ -32,12 +53,12 @@ Result<Dataset> loadWithReport(const DatasetRequest& request, PreprocessReport& 
         auto raw = loadMat(spec, request.mat);
         if (!raw)
             return raw;
-        processed = preprocessDataset(*raw, request.preprocess, &report);
+        processed = preprocessDataset(*raw, request.preprocess, &report, control);
     } else {
         auto set = loadImageSet(spec);
         if (!set)
             return Error { set.error() };
-        processed = preprocessImages(*set, request.preprocess, &report);
+        processed = preprocessImages(*set, request.preprocess, &report, control);
     }
     if (!processed)
         return processed;
@@ -48,7 +69,9 @@ Result<Dataset> loadWithReport(const DatasetRequest& request, PreprocessReport& 
     return data;
 }
 
-OpenOutcome openOutcome(const DatasetRequest& request)
+// Face detection, the step that takes seconds, runs here with progress and stop; other loads are
+// loadDataset()'s.
+OpenOutcome openOutcome(const DatasetRequest& request, const PreprocessControl& control)
 {
     OpenOutcome outcome;
     outcome.opened.request = request;
@@ -58,8 +81,10 @@ OpenOutcome openOutcome(const DatasetRequest& request)
             && (kind == DatasetKind::ImageFolder || kind == DatasetKind::ImageList
                 || kind == DatasetKind::MatFile);
         PreprocessReport report;
+        DatasetRequest watched = request;
+        watched.mat.stop = control.stop; // a MAT 7.3 file's helper stops too
         Result<Dataset> result
-            = withReport ? loadWithReport(request, report) : loadDataset(request);
+            = withReport ? loadWithReport(watched, report, control) : loadDataset(watched);
         if (!result) {
             outcome.error = result.error();
             return outcome;
@@ -84,15 +109,39 @@ OpenOutcome openOutcome(const DatasetRequest& request)
 
 DatasetOpenJob::DatasetOpenJob(QObject* parent)
     : QObject(parent)
+    , m_relay(std::make_shared<LoadProgressRelay>())
 {
     qRegisterMetaType<facet::OpenedDataset>();
     qRegisterMetaType<facet::DatasetRequest>();
+    m_relay->job = this;
+}
+
+DatasetOpenJob::~DatasetOpenJob()
+{
+    m_stop.cancel();
+    std::lock_guard lock(m_relay->mutex);
+    m_relay->job = nullptr;
+}
+
+void DatasetOpenJob::cancel()
+{
+    if (m_pending == 0)
+        return;
+    m_cancelledId = m_lastId;
+    m_stop.cancel();
 }
 
 quint64 DatasetOpenJob::open(const DatasetRequest& request)
 {
     const quint64 id = ++m_lastId;
     ++m_pending;
+    PreprocessControl control;
+    control.stop = m_stop.renew(); // the request before this one stops between its images
+    // At most one report a percent: resizing alone takes well under a millisecond an image.
+    control.onImage = [relay = m_relay, id](int done, int total) {
+        if (done == total || (done * 100) / total != ((done - 1) * 100) / total)
+            relay->post(id, done, total);
+    };
     auto* watcher = new QFutureWatcher<OpenOutcome>(this);
     connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this, [this, watcher, id] {
         --m_pending;
@@ -100,13 +149,16 @@ quint64 DatasetOpenJob::open(const DatasetRequest& request)
         watcher->deleteLater();
         if (id != m_lastId)
             return;
-        if (outcome.opened.data)
+        // Cancelled is cancelled even when the worker finished before it saw the stop.
+        if (id == m_cancelledId)
+            Q_EMIT cancelled(id);
+        else if (outcome.opened.data)
             Q_EMIT opened(id, outcome.opened);
         else
             Q_EMIT failed(id, outcome.opened.request, outcome.error);
     });
-    watcher->setFuture(
-        runOnPool(QThreadPool::globalInstance(), [request] { return openOutcome(request); }));
+    watcher->setFuture(runOnPool(QThreadPool::globalInstance(),
+        [request, control] { return openOutcome(request, control); }));
     return id;
 }
 

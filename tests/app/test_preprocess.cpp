@@ -6,10 +6,13 @@
 #include "data/image_render.h"
 #include "data/noise.h"
 #include "data/preprocess.h"
+#include "folder_fixture.h"
 #include "image_fixtures.h"
+#include "jobs/dataset_open_job.h"
 #include "test_data.h"
 
 #include <QJsonDocument>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -170,6 +173,73 @@ private slots:
         const Result<Dataset> skipped = preprocessImages(set, s);
         QVERIFY(!skipped.ok());
         QVERIFY2(skipped.error().contains(u"--no-face center"_s), qPrintable(skipped.error()));
+    }
+
+    // Issue 37, item 8: face detection on a folder took seconds with only "Loading...". It counts
+    // its images now and stops between two of them, which is a clean "cancelled" error.
+    void faceDetectionCountsImagesAndStops()
+    {
+        const ImageSet set = syntheticSet(6, 40, 50);
+        PreprocessSettings s;
+        s.detectFaces = true;
+        std::stop_source stop;
+        QList<int> done;
+        QList<int> totals;
+        PreprocessControl control;
+        control.stop = stop.get_token();
+        control.onImage = [&](int count, int total) {
+            done << count;
+            totals << total;
+            if (count == 3)
+                stop.request_stop();
+        };
+        PreprocessReport report;
+        const Result<Dataset> stopped = preprocessImages(set, s, &report, control);
+        QVERIFY(!stopped.ok());
+        QVERIFY(report.cancelled);
+        QVERIFY2(stopped.error().contains(u"cancelled after 3 of 6 images"_s),
+            qPrintable(stopped.error()));
+        QCOMPARE(done, (QList<int> { 1, 2, 3 }));
+        QCOMPARE(totals, (QList<int> { 6, 6, 6 }));
+
+        done.clear();
+        control.stop = {};
+        const Result<Dataset> all = preprocessImages(set, s, &report, control);
+        QVERIFY(all.ok());
+        QVERIFY(!report.cancelled);
+        QCOMPARE(done, (QList<int> { 1, 2, 3, 4, 5, 6 }));
+    }
+
+    // The worker behind the GUI's load: one progress report an image, in order and before the
+    // answer; cancel() answers cancelled() and nothing else.
+    void openJobReportsFacesAndCancels()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(fixtures::writeClassFolder(dir.path()));
+        DatasetOpenJob job;
+        QSignalSpy progress(&job, &DatasetOpenJob::progress);
+        QSignalSpy opened(&job, &DatasetOpenJob::opened);
+        QSignalSpy failed(&job, &DatasetOpenJob::failed);
+        QSignalSpy cancelled(&job, &DatasetOpenJob::cancelled);
+        DatasetRequest request;
+        request.spec = dir.path();
+        request.preprocess.detectFaces = true;
+        const quint64 id = job.open(request);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+        QCOMPARE(progress.count(), 5);
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(progress[i][0].toULongLong(), id);
+            QCOMPARE(progress[i][1].toInt(), i + 1);
+            QCOMPARE(progress[i][2].toInt(), 5);
+        }
+
+        job.open(request);
+        job.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 60000);
+        QVERIFY(!job.isLoading());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(failed.count(), 0);
     }
 
     void missingCascadeIsAClearError()
