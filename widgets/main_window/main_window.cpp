@@ -10,6 +10,7 @@
 #include "dataset/dataset_inspector.h"
 #include "experiment/experiment_view.h"
 #include "jobs/solve_job.h"
+#include "main_window/eliding_status_bar.h"
 #include "models/run_history_model.h"
 #include "runs/run_history_view.h"
 #include "runs/run_summary.h"
@@ -28,9 +29,11 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QStatusBar>
 #include <QThread>
 #include <QTimer>
+#include <QToolButton>
 
 namespace facet {
 
@@ -101,6 +104,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_loadJob, &DatasetOpenJob::opened, this, &MainWindow::onDatasetLoaded);
     connect(m_loadJob, &DatasetOpenJob::failed, this, &MainWindow::onDatasetFailed);
+    connect(m_loadJob, &DatasetOpenJob::cancelled, this, &MainWindow::onDatasetCancelled);
+    connect(m_loadJob, &DatasetOpenJob::progress, this, &MainWindow::onLoadProgress);
     connect(m_inspector, &DatasetInspector::pixelOrderRequested, this, [this](PixelOrder order) {
         DatasetRequest request = m_request;
         request.mat.pixelOrder = order;
@@ -134,9 +139,23 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_gallery);
     createDocks();
     createMenus();
+    setStatusBar(new ElidingStatusBar);
     m_jobStatus->setObjectName(QStringLiteral("jobStatus"));
+    m_loadProgress = new QProgressBar;
+    m_loadProgress->setObjectName(QStringLiteral("loadProgress"));
+    m_loadProgress->setMaximumWidth(260);
+    m_loadProgress->setMinimumWidth(200);
+    m_cancelLoad = new QToolButton;
+    m_cancelLoad->setObjectName(QStringLiteral("cancelLoadButton"));
+    m_cancelLoad->setText(tr("Cancel"));
+    m_cancelLoad->setToolTip(tr("Stop loading after the current image; the dataset loaded "
+                                "before stays"));
+    connect(m_cancelLoad, &QToolButton::clicked, m_loadJob, &DatasetOpenJob::cancel);
+    statusBar()->addPermanentWidget(m_loadProgress);
+    statusBar()->addPermanentWidget(m_cancelLoad);
     statusBar()->addPermanentWidget(m_jobStatus);
     statusBar()->addPermanentWidget(m_datasetStatus);
+    hideLoadProgress();
     statusBar()->showMessage(tr("Open a dataset (File menu, or drop a .mat file here)."));
     readSettings();
     // Undo starts from the options the user left last time, not from the built-in defaults.

@@ -17,8 +17,10 @@
 
 class QDockWidget;
 class QLabel;
+class QProgressBar;
 class QThread;
 class QTimer;
+class QToolButton;
 
 namespace facet {
 
@@ -141,6 +143,8 @@ public:
 Q_SIGNALS:
     void datasetLoaded(const QString& name);
     void datasetLoadFailed(const QString& message);
+    // The load was cancelled (the status bar's Cancel); the dataset loaded before it stays.
+    void datasetLoadCancelled();
     void runStarted(quint64 runId);
     void runFinished(const facet::RunResult& result);
     // Cancel came during the run's set-up (RunResult::cancelledDuring names `stage`): no factors,
@@ -205,6 +209,12 @@ private:
 
     void onDatasetLoaded(quint64 requestId, const OpenedDataset& opened);
     void onDatasetFailed(quint64 requestId, const DatasetRequest& request, const QString& message);
+    void onDatasetCancelled(quint64 requestId);
+    // The status bar's load progress ("Detecting faces: 120 of 400") and its Cancel, shown while
+    // a dataset loads.
+    void showLoadProgress(const QString& busyText);
+    void onLoadProgress(quint64 requestId, int done, int total);
+    void hideLoadProgress();
     void onProgress(quint64 runId, const QList<IterationReport>& reports);
     void onStage(quint64 runId, const QString& stage);
     void onStageProgress(quint64 runId, double fraction);
@@ -258,6 +268,7 @@ private:
     OvercompleteDemo* m_demo = nullptr;
     QDockWidget* m_demoDock = nullptr;
     ShortcutsDialog* m_shortcutsDialog = nullptr; // Help > Keyboard shortcuts, made on first use
+    QWidget* m_userGuide = nullptr; // Help > User guide, made on first use
     QString m_sessionPath;
     int m_shownRunId = 0; // the history's id of the run the views show (0: none kept)
     int m_pendingShownRunId = 0; // a session's shown run, shown once its dataset has loaded
@@ -269,6 +280,8 @@ private:
     RecentFilesMenu* m_recent = nullptr;
     QLabel* m_datasetStatus = nullptr;
     QLabel* m_jobStatus = nullptr;
+    QProgressBar* m_loadProgress = nullptr;
+    QToolButton* m_cancelLoad = nullptr;
     ParameterHistory* m_history = nullptr;
     QTimer* m_rerunTimer = nullptr;
     QAction* m_autoRerunAction = nullptr;

@@ -15,9 +15,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QProgressBar>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolButton>
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -97,10 +100,49 @@ void MainWindow::openDataset(const DatasetRequest& request)
 {
     m_loadJob->open(request);
     statusBar()->showMessage(tr("Loading %1...").arg(request.spec));
+    showLoadProgress(request.preprocess.detectFaces ? tr("Detecting faces...") : tr("Loading..."));
+}
+
+void MainWindow::showLoadProgress(const QString& busyText)
+{
+    m_loadProgress->setRange(0, 0);
+    m_loadProgress->setFormat(busyText);
+    m_loadProgress->setToolTip(busyText);
+    m_loadProgress->show();
+    m_cancelLoad->show();
+}
+
+void MainWindow::onLoadProgress(quint64, int done, int total)
+{
+    if (!m_loadJob->isLoading())
+        return;
+    m_loadProgress->setRange(0, std::max(1, total));
+    m_loadProgress->setValue(done);
+    const QString text = tr("Detecting faces: %1 of %2").arg(done).arg(total);
+    m_loadProgress->setFormat(text);
+    m_loadProgress->setToolTip(text);
+}
+
+void MainWindow::hideLoadProgress()
+{
+    m_loadProgress->hide();
+    m_cancelLoad->hide();
+}
+
+void MainWindow::onDatasetCancelled(quint64)
+{
+    hideLoadProgress();
+    m_inspector->revertChoices();
+    m_pendingShownRunId = 0;
+    statusBar()->showMessage(m_dataset
+            ? tr("Loading cancelled; %1 stays loaded.").arg(m_dataset->name)
+            : tr("Loading cancelled."));
+    Q_EMIT datasetLoadCancelled();
 }
 
 void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
 {
+    hideLoadProgress();
     adoptDataset(opened);
     // Loaded from its request (not a trial's subset): a session can open it again.
     rememberDataset({ m_request, m_dataset->name, m_datasetIdentity.sha256 });
@@ -166,6 +208,7 @@ void MainWindow::adoptDataset(const OpenedDataset& opened)
 
 void MainWindow::onDatasetFailed(quint64, const DatasetRequest& request, const QString& message)
 {
+    hideLoadProgress();
     const QString& spec = request.spec;
     if (!isBuiltin(spec) && !QFileInfo::exists(spec))
         m_recent->remove(spec);

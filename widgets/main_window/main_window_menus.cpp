@@ -8,6 +8,7 @@
 #include "data/dataset_source.h"
 #include "main_window/recent_files_menu.h"
 #include "main_window/shortcuts_dialog.h"
+#include "main_window/user_guide_dialog.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
@@ -116,6 +117,16 @@ void MainWindow::createMenus()
     demo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    // F1 stays the shortcuts list's (QKeySequence::HelpContents, as it has been).
+    QAction* guide = help->addAction(tr("&User guide"), this, [this] {
+        if (!m_userGuide)
+            m_userGuide = new UserGuideDialog(this);
+        m_userGuide->show();
+        m_userGuide->raise();
+        m_userGuide->activateWindow();
+    });
+    guide->setObjectName(QStringLiteral("userGuideAction"));
+    guide->setStatusTip(tr("What each view shows, what each method minimizes and how runs stop"));
     QAction* shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, [this] {
         if (!m_shortcutsDialog)
             m_shortcutsDialog = new ShortcutsDialog(collectShortcuts(*this), this);
