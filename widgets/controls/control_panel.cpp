@@ -4,6 +4,7 @@
 // control_panel_values.cpp.
 #include "controls/control_panel.h"
 
+#include "controls/method_combo_box.h"
 #include "controls/method_parameters.h"
 #include "controls/parameter_panel.h"
 #include "methods/registry.h"
@@ -28,7 +29,7 @@ namespace facet {
 ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent)
     , m_dataset(new QLabel(tr("No dataset loaded.")))
-    , m_method(new QComboBox)
+    , m_method(new MethodComboBox)
     , m_objective(new QLabel)
     , m_params(new ParameterPanel)
     , m_rank(new QSpinBox)
@@ -48,10 +49,6 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_dataset->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_method->setObjectName(QStringLiteral("methodCombo"));
-    // Method titles are long ("Locally Consistent Concept Factorization ..."); sized to its
-    // contents the combo would widen the whole panel. The popup still shows them in full.
-    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_method->setMinimumContentsLength(14);
     // From the catalog, so a method added to the solver appears here without a GUI change.
     for (const MethodInfo& info : methodCatalog()) {
         const QString name = QString::fromStdString(info.name);
@@ -59,9 +56,9 @@ ControlPanel::ControlPanel(QWidget* parent)
         // Graph Learning"), so a combo narrower than the title still shows which method it is.
         const QString title = QString::fromStdString(info.title);
         const QString label = QString::fromStdString(methodLabel(info.name));
-        m_method->addItem(
+        m_method->addMethod(
             title.startsWith(label, Qt::CaseInsensitive) ? title : tr("%1 — %2").arg(label, title),
-            name);
+            label, name);
         m_method->setItemData(
             m_method->count() - 1, QString::fromStdString(info.objective), Qt::ToolTipRole);
     }
@@ -286,7 +283,8 @@ void ControlPanel::setLabelsAvailable(bool available, const QString& datasetName
 void ControlPanel::onMethodChanged()
 {
     const QString objective = m_method->currentData(Qt::ToolTipRole).toString();
-    m_method->setToolTip(objective);
+    // The closed box may show only the short label: the tooltip names the method in full.
+    m_method->setToolTip(tr("%1\n%2").arg(m_method->currentText(), objective));
     m_objective->setText(objective);
     m_objective->setToolTip(objective);
     m_params->setMethod(method());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "controls/method_combo_box.h"
 #include "experiment/experiment_data.h"
 #include "experiment/run.h"
 
@@ -89,7 +90,7 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const { return m_progress; }
-    QComboBox* methodCombo() const { return m_method; }
+    MethodComboBox* methodCombo() const { return m_method; }
     QLabel* objectiveLabel() const { return m_objective; }
     ParameterPanel* parameterPanel() const { return m_params; }
 
@@ -108,7 +109,7 @@ private:
     void setIterationsFor(bool outer, int iterations);
 
     QLabel* m_dataset = nullptr;
-    QComboBox* m_method = nullptr;
+    MethodComboBox* m_method = nullptr;
     QLabel* m_objective = nullptr;
     ParameterPanel* m_params = nullptr;
     QSpinBox* m_rank = nullptr;

@@ -8,9 +8,11 @@
 #include "controls/log_spin_box.h"
 #include "controls/parameter_panel.h"
 #include "methods/registry.h"
+#include "screenshot.h"
 #include "test_settings.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +23,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStyleOptionComboBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -89,6 +92,7 @@ private Q_SLOTS:
     void eachMethodShowsExactlyItsParameters();
     void dependentRowsFollowTheirChoice();
     void methodComboStatesTheObjective();
+    void methodComboNeverCutsANameOff();
     void lambdaSliderReachesRunOptions();
     void cfOglParametersReachRunOptions();
     void algorithmReachesRunOptions();
@@ -173,10 +177,53 @@ void TestParameterPanel::methodComboStatesTheObjective()
         QVERIFY(controls.setMethod(QString::fromStdString(info.name)));
         const QString objective = QString::fromStdString(info.objective);
         QVERIFY(!objective.isEmpty());
-        QCOMPARE(controls.methodCombo()->toolTip(), objective);
+        QCOMPARE(controls.methodCombo()->toolTip(),
+            controls.methodCombo()->currentText() + u'\n' + objective);
         QCOMPARE(controls.objectiveLabel()->text(), objective);
         QVERIFY(!objective.contains(u'\n'));
     }
+}
+
+// Issue 37, item 8: the closed box showed "LCCF — Locally Consistent C…". At the panel's width it
+// now shows the full name or the short label whole, its tooltip names the method in full, and
+// the popup is wide enough for the longest name.
+void TestParameterPanel::methodComboNeverCutsANameOff()
+{
+    ControlPanel controls;
+    controls.resize(330, 900); // the Controls dock's default width
+    controls.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&controls));
+    QComboBox* combo = controls.methodCombo();
+    const QFontMetrics metrics = combo->fontMetrics();
+    int widest = 0;
+    for (const MethodInfo& info : methodCatalog()) {
+        QVERIFY(controls.setMethod(QString::fromStdString(info.name)));
+        const QString full = combo->currentText();
+        widest = std::max(widest, metrics.horizontalAdvance(full));
+        QVERIFY(combo->toolTip().startsWith(full + u'\n'));
+        // What the closed box draws: the whole full name, or the whole short label.
+        const QString shown = combo->property("displayedText").toString();
+        QVERIFY2(shown == full || shown == QString::fromStdString(methodLabel(info.name)),
+            qPrintable(shown));
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        const QRect room = combo->style()->subControlRect(
+            QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+        QVERIFY2(metrics.horizontalAdvance(shown) <= room.width(),
+            qPrintable(QStringLiteral("%1: %2 > %3")
+                           .arg(shown)
+                           .arg(metrics.horizontalAdvance(shown))
+                           .arg(room.width())));
+    }
+    QVERIFY(controls.setMethod(QStringLiteral("lccf")));
+    facet::testing::saveScreenshot(controls, QStringLiteral("method_combo_lccf.png"));
+    combo->showPopup();
+    QWidget* popup = combo->view()->window();
+    QVERIFY(QTest::qWaitForWindowExposed(popup));
+    QVERIFY2(combo->view()->viewport()->width() >= widest,
+        qPrintable(QStringLiteral("%1 < %2").arg(combo->view()->viewport()->width()).arg(widest)));
+    facet::testing::saveScreenshot(*popup, QStringLiteral("method_combo_popup.png"));
+    combo->hidePopup();
 }
 
 void TestParameterPanel::lambdaSliderReachesRunOptions()
