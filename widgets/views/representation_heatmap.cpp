@@ -61,16 +61,23 @@ RepresentationHeatmap::RepresentationHeatmap(QWidget* parent)
 {
     m_plot->setObjectName(QStringLiteral("representationHeatmap"));
     setMinimumWidth(180); // with the scatter's 220, the dock fits a 1366-pixel screen
-    m_plot->plotLayout()->insertRow(0);
+    // The title spans the plot and its colour scale: in the plot's column alone it was cut at
+    // both ends ("ows sorted by clas") whenever that column was narrower than the text.
+    QCPAxisRect* axes = m_plot->axisRect();
+    m_plot->plotLayout()->take(axes);
+    m_plot->plotLayout()->simplify();
     m_title = new QCPTextElement(
         m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+    auto* body = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(0, 0, m_title);
+    m_plot->plotLayout()->addElement(1, 0, body);
+    body->addElement(0, 0, axes);
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);
     m_scale = new QCPColorScale(m_plot);
     m_scale->setType(QCPAxis::atRight);
     m_scale->axis()->setLabel(tr("v_ij"));
-    m_plot->plotLayout()->addElement(1, 1, m_scale);
+    body->addElement(0, 1, m_scale);
     m_map->setColorScale(m_scale);
     auto* margins = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -83,7 +90,8 @@ RepresentationHeatmap::RepresentationHeatmap(QWidget* parent)
     }
     // The label spacing follows the plot size; a change shows on the next frame.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
-        if (rowCount() > 0 && updateTickers())
+        const bool tickers = rowCount() > 0 && updateTickers();
+        if (fitTitle() || tickers)
             m_plot->replot(QCustomPlot::rpQueuedReplot);
     });
     installSavePlotMenu(m_plot, tr("representation heatmap"), QStringLiteral("representation.png"),
@@ -116,7 +124,7 @@ void RepresentationHeatmap::clear()
     m_plot->clearItems();
     m_map->data()->clear();
     m_map->setVisible(false);
-    m_title->setText(tr("V: each sample's coefficients\n(after a run)"));
+    setTitle(tr("V: each sample's coefficients\n(after a run)"));
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->yAxis->setLabel(QString());
@@ -195,8 +203,8 @@ void RepresentationHeatmap::setResult(const Dataset& dataset, const RunResult& r
     m_plot->xAxis->setRange(-0.5, k - 0.5);
     m_plot->yAxis->setRange(-0.5, n - 0.5);
     // Two short lines: the heatmap is often the narrower half of the view.
-    m_title->setText(m_byClass ? tr("V (%1 × %2)\nrows sorted by class").arg(n).arg(k)
-                               : tr("V (%1 × %2)\nrows sorted by cluster").arg(n).arg(k));
+    setTitle(m_byClass ? tr("V (%1 × %2)\nrows sorted by class").arg(n).arg(k)
+                       : tr("V (%1 × %2)\nrows sorted by cluster").arg(n).arg(k));
     m_plot->replot();
 }
 
@@ -216,9 +224,33 @@ bool RepresentationHeatmap::updateTickers()
     return true;
 }
 
+void RepresentationHeatmap::setTitle(const QString& title)
+{
+    m_titleText = title;
+    m_title->setText(title);
+    fitTitle();
+}
+
+bool RepresentationHeatmap::fitTitle()
+{
+    // Narrower than the widest line, each line is elided at its end (with the full title as the
+    // widget's tooltip) rather than cut at both.
+    const QFontMetrics metrics(m_title->font());
+    const int room = m_plot->viewport().width() - 8;
+    QStringList lines = m_titleText.split(QLatin1Char('\n'));
+    for (QString& line : lines)
+        line = metrics.elidedText(line, Qt::ElideRight, room);
+    const QString shown = lines.join(QLatin1Char('\n'));
+    setToolTip(shown == m_titleText ? QString() : m_titleText);
+    if (shown == m_title->text())
+        return false;
+    m_title->setText(shown);
+    return true;
+}
+
 Result<bool> RepresentationHeatmap::exportPlot(const QString& path)
 {
-    return plots::savePlot(*m_plot, path, m_title->text());
+    return plots::savePlot(*m_plot, path, m_titleText);
 }
 
 } // namespace facet

@@ -39,6 +39,8 @@ public:
     int sampleAtRow(int row) const;
     QCustomPlot* plot() const { return m_plot; }
     Result<bool> exportPlot(const QString& path);
+    // The title in full (the plot shows it elided when it is narrower than the text).
+    QString title() const { return m_titleText; }
 
 Q_SIGNALS:
     // A left click on a sample's row.
@@ -47,9 +49,13 @@ Q_SIGNALS:
 private:
     // Chooses how many row and column names fit; true when that changed.
     bool updateTickers();
+    void setTitle(const QString& title);
+    // The title elided to the plot's width where it does not fit; true when that changed.
+    bool fitTitle();
 
     QCustomPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;
+    QString m_titleText; // in full; m_title may show it elided
     QCPColorMap* m_map = nullptr;
     QCPColorScale* m_scale = nullptr;
     std::vector<int> m_order;

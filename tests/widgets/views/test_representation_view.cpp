@@ -25,6 +25,7 @@ private Q_SLOTS:
     void plotsExport();
     void unlabelledRunGroupsByCluster();
     void manyClassesKeepTheLegendOut();
+    void heatmapTitleIsNeverCut();
 };
 
 void TestRepresentationView::labelledRunShowsHeatmapAndPlane()
@@ -179,6 +180,40 @@ void TestRepresentationView::manyClassesKeepTheLegendOut()
     QCOMPARE(view.scatter()->legendEntryCount(), 0); // 40 > kMaxLegendEntries
     QVERIFY(view.scatter()->caption().contains(QStringLiteral("40 classes")));
     saveScreenshot(view, QStringLiteral("representation_view_orl40.png"));
+}
+
+// Issue 37, item 8: in a narrow view the title read "ows sorted by clas", cut at both ends by
+// the heatmap's column. It spans the plot and its colour scale now: whole at the default size and
+// at the narrowest the splitter gives the heatmap.
+void TestRepresentationView::heatmapTitleIsNeverCut()
+{
+    FACET_LOAD_ORL(data, 6);
+    const RunResult result = runMethod(data, "nmf", 6);
+    RepresentationView view;
+    view.show();
+    view.setResult(data, result);
+    QCustomPlot* plot = view.heatmap()->plot();
+    auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+    QVERIFY(title);
+    for (const QSize size : { QSize(1200, 620), QSize(430, 420) }) {
+        view.resize(size);
+        QTest::qWait(0);
+        plot->replot();
+        QVERIFY(title->text().endsWith(QStringLiteral("rows sorted by class")));
+        const QFontMetrics metrics(title->font());
+        const QRect rect = title->outerRect();
+        QVERIFY(plot->viewport().contains(rect));
+        for (const QString& line : title->text().split(u'\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) <= rect.width(),
+                qPrintable(QStringLiteral("%1 at %2 x %3: %4 px of text, %5 px of title")
+                               .arg(line)
+                               .arg(size.width())
+                               .arg(size.height())
+                               .arg(metrics.horizontalAdvance(line))
+                               .arg(rect.width())));
+        saveScreenshot(
+            *view.heatmap(), QStringLiteral("representation_heatmap_%1.png").arg(size.width()));
+    }
 }
 
 #include "facet_test.h"
