@@ -6,6 +6,7 @@
 #include "cli/cli_option_readers.h"
 #include "cli/export_command.h"
 #include "cli/preprocess_options.h"
+#include "cli/rank_survey_command.h"
 #include "cli/sweep_options.h"
 
 #include <QCommandLineParser>
@@ -319,6 +320,8 @@ QString usageText(Command command)
         return sweepCellUsage();
     case Command::Bench:
         return benchUsage();
+    case Command::RankSurvey:
+        return rankSurveyUsage();
     case Command::Run:
         return u"Usage: facet-cli run --dataset DATASET --method METHOD --rank K --json OUT "
                u"[options]\n"
@@ -395,6 +398,8 @@ QString usageText(Command command)
            "  sweep --dataset ... --methods ... --out DIR   the papers' evaluation protocols\n"
            "  sweep-cell --from DIR --method M --clusters C --trial T   re-run one sweep cell\n"
            "  bench [--datasets ...] --json OUT   time every method against the roofline\n"
+           "  rank-survey --dataset ... --method M --ranks 2-30 --out DIR   choose k: consensus, "
+           "scores, errors per rank\n"
            "  help [COMMAND]        this text or a command's options\n"
            "  --version\n\nMethods:\n"_s
         + methods;
@@ -411,6 +416,7 @@ Command helpTopic(const QString& topic)
         : topic == u"sweep"          ? Command::Sweep
         : topic == u"sweep-cell"     ? Command::SweepCell
         : topic == u"bench"          ? Command::Bench
+        : topic == u"rank-survey"    ? Command::RankSurvey
                                      : Command::Help;
 }
 
@@ -425,7 +431,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         // An unknown topic is a usage error, not the general help with success.
         if (!topic.isEmpty() && helpTopic(topic) == Command::Help && topic != u"help")
             return Error { u"help: no command '%1'; the commands are info, run, "
-                           "export-dataset, sweep, sweep-cell and bench"_s.arg(topic) };
+                           "export-dataset, sweep, sweep-cell, bench and rank-survey"_s.arg(
+                               topic) };
         o.command = Command::Help;
         o.helpText = usageText(helpTopic(topic));
         return o;
@@ -490,6 +497,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     }
     if (command == u"sweep" || command == u"sweep-cell")
         return parseSweepArguments(arguments);
+    if (command == u"rank-survey")
+        return parseRankSurveyArguments(arguments);
     if (command != u"run")
         return optionError(u"unknown command '%1' (try: facet-cli help)"_s.arg(command));
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/bench_options.h"
+#include "cli/rank_survey_options.h"
 #include "cli/sweep_cli_options.h"
 #include "data/dataset_source.h"
 #include "experiment/run.h"
@@ -12,7 +13,7 @@
 
 namespace facet::cli {
 
-enum class Command { Help, Version, Info, Run, ExportDataset, Bench, Sweep, SweepCell };
+enum class Command { Help, Version, Info, Run, ExportDataset, Bench, Sweep, SweepCell, RankSurvey };
 
 // Which preparation a run asks for: `auto` normalizes samples to unit L2 norm for the CF
 // family and leaves them for NMF (METHODS.md section 8).
@@ -31,6 +32,7 @@ struct CliOptions {
     QString outPath; // export-dataset --out
     BenchCliOptions bench; // bench
     SweepCliOptions sweep; // sweep, sweep-cell
+    RankSurveyCliOptions rankSurvey; // rank-survey
     int threads = 0; // 0 = all cores
     QString helpText; // for Command::Help
 };

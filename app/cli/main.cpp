@@ -3,6 +3,7 @@
 #include "cli/bench_command.h"
 #include "cli/commands.h"
 #include "cli/export_command.h"
+#include "cli/rank_survey_command.h"
 #include "cli/sweep_command.h"
 #include "data/mat_reader_process.h"
 #include "util/openmp_environment.h"
@@ -30,7 +31,8 @@ int main(int argc, char** argv)
 {
     // may start the program again
     facet::ensureOpenMpWaitPolicy(argv, facet::cliOpenMpUse(argc, argv));
-    // A QApplication (offscreen) for `sweep`, whose plots need one; QCoreApplication otherwise.
+    // A QApplication (offscreen) for `sweep` and `rank-survey`, whose plots need one;
+    // QCoreApplication otherwise.
     const std::unique_ptr<QCoreApplication> app = facet::cli::makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FACET_VERSION_STRING));
@@ -67,6 +69,9 @@ int main(int argc, char** argv)
         return facet::cli::runSweep(options, out, err, g_stop.get_token());
     case facet::cli::Command::SweepCell:
         return facet::cli::runSweepCell(options, out, err);
+    case facet::cli::Command::RankSurvey:
+        std::signal(SIGINT, onInterrupt);
+        return facet::cli::runRankSurveyCommand(options, out, err, g_stop.get_token());
     case facet::cli::Command::Run:
         std::signal(SIGINT, onInterrupt);
         return facet::cli::runRun(options, out, err, g_stop.get_token());

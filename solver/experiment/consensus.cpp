@@ -151,6 +151,15 @@ std::int64_t consensusBytes(std::int64_t n)
     return 3 * n * n * std::int64_t(sizeof(double));
 }
 
+std::string consensusSizeProblem(std::int64_t n, std::int64_t maxBytes)
+{
+    if (consensusBytes(n) <= maxBytes)
+        return {};
+    return "the consensus matrix of " + std::to_string(n) + " samples needs "
+        + gib(consensusBytes(n)) + " (three n x n matrices of doubles), over this run's bound of "
+        + gib(maxBytes) + "; survey a random subsample of the samples instead";
+}
+
 Consensus consensusOf(const std::vector<std::vector<int>>& clusterings, std::int64_t maxBytes)
 {
     if (clusterings.empty())
@@ -162,11 +171,9 @@ Consensus consensusOf(const std::vector<std::vector<int>>& clusterings, std::int
                                         "samples");
     if (n == 0)
         throw std::invalid_argument("consensus: no samples");
-    if (consensusBytes(std::int64_t(n)) > maxBytes)
-        throw std::invalid_argument("the consensus matrix of " + std::to_string(n)
-            + " samples needs " + gib(consensusBytes(std::int64_t(n)))
-            + " (three n x n matrices of doubles), over this run's bound of " + gib(maxBytes)
-            + "; survey a random subsample of the samples instead");
+    if (const std::string problem = consensusSizeProblem(std::int64_t(n), maxBytes);
+        !problem.empty())
+        throw std::invalid_argument(problem);
 
     Consensus out;
     out.runs = int(clusterings.size());

@@ -4,6 +4,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace facet {
@@ -53,6 +54,10 @@ std::int64_t consensusBytes(std::int64_t n);
 
 // The default bound on consensusBytes: 2 GiB, n up to about 9,450.
 inline constexpr std::int64_t kConsensusMaxBytes = std::int64_t(2) << 30;
+
+// Empty when consensusBytes(n) fits maxBytes; otherwise the refusal: both sizes and the advice
+// to subsample.
+std::string consensusSizeProblem(std::int64_t n, std::int64_t maxBytes);
 
 // clusterings: R >= 1 labelings of the same n samples (any integer labels). Throws
 // std::invalid_argument when they are empty or of different lengths, and when consensusBytes(n)

@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 #include <matio.h>
@@ -87,6 +88,25 @@ private slots:
             << (base + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--bogus"_s })
             << u"bogus"_s;
         QTest::newRow("command") << QStringList { u"frobnicate"_s } << u"unknown command"_s;
+        // rank-survey: run's options without --rank and the outputs, plus its own.
+        const QStringList survey { u"rank-survey"_s, u"--dataset"_s, u"x.mat"_s, u"--method"_s,
+            u"nmf"_s };
+        QTest::newRow("survey without ranks")
+            << (survey + QStringList { u"--out"_s, u"d"_s }) << u"needs --ranks"_s;
+        QTest::newRow("survey without out")
+            << (survey + QStringList { u"--ranks"_s, u"2-5"_s }) << u"needs --out DIR"_s;
+        QTest::newRow("survey with --rank") << (survey
+            + QStringList { u"--ranks"_s, u"2-5"_s, u"--out"_s, u"d"_s, u"--rank"_s, u"3"_s })
+                                            << u"give the ranks with --ranks"_s;
+        QTest::newRow("survey ranks backwards")
+            << (survey + QStringList { u"--ranks"_s, u"5-2"_s, u"--out"_s, u"d"_s })
+            << u"--ranks expects ranks such as 2-30"_s;
+        QTest::newRow("survey runs 0") << (survey
+            + QStringList { u"--ranks"_s, u"2-5"_s, u"--out"_s, u"d"_s, u"--runs"_s, u"0"_s })
+                                       << u"--runs"_s;
+        QTest::newRow("survey run option checked") << (survey
+            + QStringList { u"--ranks"_s, u"2-5"_s, u"--out"_s, u"d"_s, u"--tol"_s, u"-1"_s })
+                                                   << u"--tol"_s;
         QTest::newRow("algorithm") << (base
             + QStringList { u"--method"_s, u"nmf"_s, u"--rank"_s, u"3"_s, u"--algorithm"_s,
                 u"newton"_s }) << u"--algorithm must be mu, hals, mu-ex or hals-ex"_s;
@@ -606,6 +626,53 @@ private slots:
         QCOMPARE(next.exitCode(), 0);
         QCOMPARE(left(), QStringList());
     }
+    // rank-survey end to end on a generated labelled set: every output, the data's digest, a
+    // suggestion among the ranks, and a rank the data cannot take refused before any run.
+    void rankSurveyWritesEveryOutput()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(u"survey/nested"_s); // made by the command
+        const CliRun run = runCli({ u"rank-survey"_s, u"--dataset"_s, u"gen:120x36"_s,
+            u"--method"_s, u"nmf"_s, u"--ranks"_s, u"8-11"_s, u"--runs"_s, u"3"_s, u"--max-iter"_s,
+            u"80"_s, u"--seed"_s, u"4"_s, u"--out"_s, out });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QStringList expected { u"survey.json"_s, u"survey.csv"_s, u"survey.md"_s };
+        for (const QString& plot :
+            { u"consensus"_s, u"ac_nmi"_s, u"reconstruction"_s, u"sparseness"_s, u"time"_s })
+            for (const QString& suffix : { u".png"_s, u".svg"_s, u".pdf"_s })
+                expected << plot + suffix;
+        for (const QString& file : expected)
+            QVERIFY2(QFileInfo(QDir(out).filePath(file)).size() > 0, qPrintable(file));
+        QFile jsonFile(QDir(out).filePath(u"survey.json"_s));
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(jsonFile.readAll()).object();
+        QCOMPARE(json[u"format"_s].toString(), u"facet-rank-survey-1"_s);
+        QCOMPARE(json[u"dataset"_s].toObject()[u"sha256"_s].toString().size(), 64);
+        const QJsonArray ranks = json[u"ranks"_s].toArray();
+        QCOMPARE(ranks.size(), 4);
+        for (const QJsonValue& row : ranks) {
+            const double cophenetic = row[u"cophenetic"_s].toDouble(2);
+            QVERIFY(cophenetic >= -1 && cophenetic <= 1);
+            QCOMPARE(row[u"ac"_s].toObject()[u"count"_s].toInt(), 3);
+        }
+        const int suggested
+            = json[u"suggestion"_s].toObject()[u"cophenetic"_s].toObject()[u"rank"_s].toInt();
+        QVERIFY2(suggested >= 8 && suggested <= 11, qPrintable(run.out));
+        QVERIFY(QFileInfo::exists(QDir(out).filePath(u"consensus_k%1.png"_s.arg(suggested))));
+        QVERIFY2(run.out.contains(u"suggested k = %1"_s.arg(suggested)), qPrintable(run.out));
+        QFile svg(QDir(out).filePath(u"consensus.svg"_s));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&svg);
+        while (!xml.atEnd())
+            xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+
+        const CliRun tooLarge = runCli({ u"rank-survey"_s, u"--dataset"_s, u"gen:120x36"_s,
+            u"--method"_s, u"nmf"_s, u"--ranks"_s, u"30-40"_s, u"--out"_s, out });
+        QCOMPARE(tooLarge.exitCode, 1);
+        QVERIFY2(tooLarge.err.contains(u"rank 37 is outside 1..36"_s), qPrintable(tooLarge.err));
+    }
+
     void infoOnSwimmer()
     {
         const CliRun run = runCli({ u"info"_s, u"builtin:swimmer"_s });

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/rank_survey_command.h"
+
+#include "cli/commands.h"
+#include "cli/rank_survey_outputs.h"
+#include "core/openmp.h"
+#include "core/random.h"
+#include "data/dataset_identity.h"
+#include "experiment/rank_survey.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <exception>
+#include <numeric>
+
+namespace facet::cli {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+Error surveyError(const QString& message)
+{
+    return Error { message + u" (see: facet-cli help rank-survey)"_s };
+}
+
+Result<std::vector<int>> readRanks(const QString& text)
+{
+    std::vector<int> ranks;
+    for (const QString& raw : text.split(u',', Qt::SkipEmptyParts)) {
+        const QString part = raw.trimmed();
+        const qsizetype dash = part.indexOf(u'-', 1);
+        bool okA = false, okB = true;
+        const int a = (dash > 0 ? part.left(dash) : part).toInt(&okA);
+        const int b = dash > 0 ? part.mid(dash + 1).toInt(&okB) : a;
+        if (!okA || !okB || b < a || a < 1 || b - a > 10000)
+            return surveyError(
+                u"--ranks expects ranks such as 2-30 or 2,4,8; got '%1'"_s.arg(part));
+        for (int k = a; k <= b; ++k)
+            if (std::find(ranks.begin(), ranks.end(), k) == ranks.end())
+                ranks.push_back(k);
+    }
+    if (ranks.empty())
+        return surveyError(u"--ranks expects ranks such as 2-30 or 2,4,8"_s);
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+// `count` distinct samples of n, chosen by `seed`, in their original order.
+std::vector<int> subsampleIndices(int n, int count, std::uint64_t seed)
+{
+    std::vector<int> all(static_cast<std::size_t>(n));
+    std::iota(all.begin(), all.end(), 0);
+    Rng rng(seed);
+    for (int i = 0; i < count; ++i)
+        std::swap(all[std::size_t(i)],
+            all[std::size_t(i) + std::size_t(rng.below(std::uint64_t(n - i)))]);
+    all.resize(std::size_t(count));
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
+} // namespace
+
+QString rankSurveyUsage()
+{
+    return u"Usage: facet-cli rank-survey --dataset DATASET --method METHOD --ranks 2-30 --out DIR "
+           "[options]\n"
+           "  Runs METHOD at every rank R times from seeds SEED, SEED+1, ... and writes, per "
+           "rank,\n"
+           "  the consensus of the runs' clusterings (cophenetic correlation and dispersion), the\n"
+           "  AC/NMI spread when the data has labels, the reconstruction error, the sparseness of\n"
+           "  V and of the basis, and the time: survey.json, survey.csv, survey.md, a plot of "
+           "each\n"
+           "  measure against k (PNG, SVG, PDF) and the ordered consensus of the suggested rank.\n"
+           "  --ranks LIST         ranks such as 2-30 or 2,4,8\n"
+           "  --runs R             runs per rank (10)\n"
+           "  --subsample N        survey N random samples (by --seed): the consensus is n x n\n"
+           "  --out DIR            the output folder (made when missing)\n"
+           "  Every option of `run` that sets the method, its weights, the algorithm, the limits,\n"
+           "  the seed and the data's preparation applies (facet-cli help run); --rank, --json,\n"
+           "  --factors, --basis-png, --init-from and --classes do not.\n"_s;
+}
+
+Result<CliOptions> parseRankSurveyArguments(const QStringList& arguments)
+{
+    RankSurveyCliOptions survey;
+    QString ranks, runs = u"10"_s, subsample = u"0"_s;
+    QStringList rest { u"run"_s };
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        QString arg = arguments.at(i);
+        QString name = arg.startsWith(u"--"_s) ? arg.mid(2)
+            : arg.startsWith(u'-')             ? arg.mid(1)
+                                               : QString();
+        QString value;
+        const qsizetype eq = name.indexOf(u'=');
+        if (eq >= 0) {
+            value = name.mid(eq + 1);
+            name = name.left(eq);
+        }
+        for (const char* refused :
+            { "rank", "json", "factors", "basis-png", "init-from", "classes" })
+            if (name == QLatin1String(refused))
+                return surveyError(u"rank-survey does not take --%1%2"_s.arg(name,
+                    name == u"rank"          ? u"; give the ranks with --ranks"_s
+                        : name == u"classes" ? u"; survey a subsample with --subsample"_s
+                                             : u"; it writes its outputs into --out"_s));
+        QString* target = name == u"ranks" ? &ranks
+            : name == u"runs"              ? &runs
+            : name == u"subsample"         ? &subsample
+            : name == u"out"               ? &survey.outDir
+                                           : nullptr;
+        if (!target) {
+            rest << arg;
+            if (name == u"dataset" && eq < 0 && i + 1 < arguments.size()) {
+                QString spec = arguments.at(++i);
+                if (!spec.startsWith(u"builtin:"_s) && !spec.startsWith(u"gen:"_s)
+                    && QFileInfo::exists(spec))
+                    spec = QFileInfo(spec).absoluteFilePath();
+                rest << spec;
+            }
+            continue;
+        }
+        if (eq < 0) {
+            if (i + 1 >= arguments.size())
+                return surveyError(u"--%1 needs a value"_s.arg(name));
+            value = arguments.at(++i);
+        }
+        *target = value;
+    }
+    if (ranks.isEmpty())
+        return surveyError(u"rank-survey needs --ranks"_s);
+    if (survey.outDir.isEmpty())
+        return surveyError(u"rank-survey needs --out DIR"_s);
+    const Result<std::vector<int>> parsedRanks = readRanks(ranks);
+    if (!parsedRanks)
+        return Error { parsedRanks.error() };
+    survey.ranks = *parsedRanks;
+    const Result<int> r = readIntValue(runs, u"--runs"_s, 1, 100000);
+    if (!r)
+        return Error { r.error() };
+    survey.runs = *r;
+    const Result<int> s
+        = readIntValue(subsample, u"--subsample"_s, 0, std::numeric_limits<int>::max());
+    if (!s)
+        return Error { s.error() };
+    survey.subsample = *s;
+    for (const char* required : { "dataset", "method" })
+        if (!rest.contains(u"--"_s + QLatin1String(required))
+            && std::none_of(rest.begin(), rest.end(), [&](const QString& a) {
+                   return a.startsWith(u"--"_s + QLatin1String(required) + u'=');
+               }))
+            return surveyError(u"rank-survey needs --%1"_s.arg(QLatin1String(required)));
+    survey.arguments = QStringList { u"rank-survey"_s } + rest.mid(1);
+    survey.arguments << u"--ranks"_s << ranks << u"--runs"_s << QString::number(survey.runs);
+    if (survey.subsample > 0)
+        survey.arguments << u"--subsample"_s << QString::number(survey.subsample);
+    rest << u"--rank"_s << QString::number(survey.ranks.front()) << u"--json"_s << u"-"_s;
+    Result<CliOptions> o = parseArguments(rest);
+    if (!o)
+        return Error { QString(o.error()).replace(
+            u"facet-cli help run"_s, u"facet-cli help rank-survey"_s) };
+    o->command = Command::RankSurvey;
+    o->jsonPath.clear();
+    o->rankSurvey = std::move(survey);
+    return o;
+}
+
+int runRankSurveyCommand(
+    const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
+{
+    const RankSurveyCliOptions& survey = options.rankSurvey;
+    if (options.threads > 0)
+        omp::setThreads(options.threads);
+    if (!QDir().mkpath(survey.outDir)) {
+        err << "facet-cli: cannot make the folder " << survey.outDir << Qt::endl;
+        return kExitFailure;
+    }
+    if (const QString problem = outputPathProblem(QDir(survey.outDir).filePath(u"survey.json"_s));
+        !problem.isEmpty()) {
+        err << "facet-cli: " << problem << Qt::endl;
+        return kExitFailure;
+    }
+    DatasetRequest request = options.dataset;
+    request.mat.stop = stop;
+    Result<Dataset> loaded = loadDataset(request);
+    if (!loaded) {
+        if (stop.stop_requested())
+            return interruptedWhileLoading(options.dataset.spec, err);
+        err << "facet-cli: " << loaded.error() << Qt::endl;
+        return kExitFailure;
+    }
+    Dataset data = std::move(*loaded);
+    if (survey.subsample > 0) {
+        if (survey.subsample > data.samples()) {
+            err << "facet-cli: --subsample " << survey.subsample << " is more than the "
+                << data.samples() << " samples of " << data.name << Qt::endl;
+            return kExitFailure;
+        }
+        const std::vector<int> keep
+            = subsampleIndices(int(data.samples()), survey.subsample, options.run.driver.seed);
+        Dataset part = data;
+        part.X.resize(data.X.rows(), Eigen::Index(keep.size()));
+        part.labels.clear();
+        for (std::size_t j = 0; j < keep.size(); ++j) {
+            part.X.col(Eigen::Index(j)) = data.X.col(keep[j]);
+            if (data.hasLabels())
+                part.labels.push_back(data.labels[std::size_t(keep[j])]);
+        }
+        part.notes << u"subsample of %1 of %2 samples (seed %3)"_s.arg(keep.size())
+                          .arg(data.samples())
+                          .arg(options.run.driver.seed);
+        data = std::move(part);
+    }
+
+    RankSurveyOptions surveyOptions;
+    surveyOptions.run = options.run;
+    surveyOptions.ranks = survey.ranks;
+    surveyOptions.runs = survey.runs;
+    RankSurveyResult result;
+    try {
+        result = runRankSurvey(
+            data.X, data.labels, surveyOptions,
+            [&](int done, int total, int k, int r) {
+                if (k > 0 && r == 0)
+                    err << "rank-survey: k = " << k << " (" << done << " of " << total
+                        << " runs done)" << Qt::endl;
+            },
+            stop);
+    } catch (const std::exception& e) {
+        err << "facet-cli: " << e.what() << Qt::endl;
+        return kExitFailure;
+    }
+    if (result.cancelled) {
+        err << "facet-cli: rank-survey interrupted after " << result.rows.size() << " of "
+            << survey.ranks.size() << " ranks; nothing was written" << Qt::endl;
+        return kExitInterrupted;
+    }
+    const DatasetIdentity identity = datasetIdentity(data, options.dataset, dataSha256(data.X));
+    const Result<QStringList> written = writeRankSurveyOutputs(
+        survey.outDir, { identity, data.hasLabels(), survey.arguments, surveyOptions, result });
+    if (!written) {
+        err << "facet-cli: " << written.error() << Qt::endl;
+        return kExitFailure;
+    }
+    out << "rank-survey of " << QString::fromStdString(options.run.method) << " on " << data.name
+        << ", k = " << survey.ranks.front() << ".." << survey.ranks.back() << ", " << survey.runs
+        << " runs each\n";
+    if (result.byCophenetic.rank > 0)
+        out << "suggested k = " << result.byCophenetic.rank << ": " << result.byCophenetic.why
+            << '\n';
+    out << "wrote " << written->join(u", "_s) << '\n';
+    return kExitOk;
+}
+
+} // namespace facet::cli

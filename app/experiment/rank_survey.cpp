@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiment/rank_survey.h"
+
+#include "metrics/quality.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace facet {
+
+using namespace Qt::StringLiterals;
+
+RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
+    const RankSurveyOptions& options, const RankSurveyProgress& progress, std::stop_token stop)
+{
+    if (options.ranks.empty())
+        throw std::invalid_argument("the rank survey needs at least one rank");
+    if (options.runs < 1)
+        throw std::invalid_argument("the rank survey needs at least one run per rank");
+    const Eigen::Index limit = std::min(X.rows(), X.cols());
+    for (int k : options.ranks)
+        if (k < 1 || k > limit)
+            throw std::invalid_argument("rank " + std::to_string(k) + " is outside 1.."
+                + std::to_string(limit) + " (min(m, n) of this data)");
+    if (const std::string problem = consensusSizeProblem(X.cols(), options.maxConsensusBytes);
+        !problem.empty())
+        throw std::invalid_argument(problem);
+
+    RankSurveyResult result;
+    const int total = int(options.ranks.size()) * options.runs;
+    int done = 0;
+    // One graph or kernel for every run of the survey (the same data throughout).
+    SetupCache cache;
+    SolveControl control;
+    control.stop = stop;
+    for (int k : options.ranks) {
+        std::vector<std::vector<int>> clusterings;
+        std::vector<double> ac, nmi, reconstruction, sparseV, sparseBasis, seconds;
+        RankSurveyRow row;
+        row.rank = k;
+        for (int r = 0; r < options.runs; ++r) {
+            if (stop.stop_requested()) {
+                result.cancelled = true;
+                result.byCophenetic = suggestByCophenetic(result.rows);
+                return result;
+            }
+            if (progress)
+                progress(done, total, k, r);
+            RunOptions run = options.run;
+            run.params.rank = k;
+            run.clusters = k;
+            run.driver.seed = options.run.driver.seed + std::uint64_t(r);
+            const RunResult one = runAndCluster(X, labels, run, control, &cache);
+            const Factorization& f = one.factorization;
+            if (!one.cancelledDuring.empty() || f.stopReason == StopReason::Cancelled) {
+                result.cancelled = true;
+                result.byCophenetic = suggestByCophenetic(result.rows);
+                return result;
+            }
+            clusterings.push_back(one.predicted);
+            if (one.ac)
+                ac.push_back(*one.ac);
+            if (one.nmi)
+                nmi.push_back(*one.nmi);
+            reconstruction.push_back(one.reconstructionError);
+            sparseV.push_back(one.sparseness);
+            sparseBasis.push_back(f.basis.size() > 0 ? hoyerSparseness(f.basis) : std::nan(""));
+            seconds.push_back(
+                one.setupSeconds + f.initSeconds + f.solveSeconds + one.clusterSeconds);
+            row.converged += f.stopReason == StopReason::Converged ? 1 : 0;
+            ++done;
+        }
+        row.consensus = consensusOf(clusterings, options.maxConsensusBytes);
+        if (!options.keepConsensus)
+            row.consensus.matrix.resize(0, 0);
+        row.ac = meanStd(ac);
+        row.nmi = meanStd(nmi);
+        row.reconstruction = meanStd(reconstruction);
+        row.sparsenessV = meanStd(sparseV);
+        row.sparsenessBasis = meanStd(sparseBasis);
+        row.seconds = meanStd(seconds);
+        result.rows.push_back(std::move(row));
+    }
+    if (progress)
+        progress(done, total, 0, 0);
+    result.byCophenetic = suggestByCophenetic(result.rows);
+    return result;
+}
+
+RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows)
+{
+    std::vector<const RankSurveyRow*> defined;
+    for (const RankSurveyRow& row : rows)
+        if (std::isfinite(row.consensus.cophenetic))
+            defined.push_back(&row);
+    std::sort(defined.begin(), defined.end(),
+        [](const RankSurveyRow* a, const RankSurveyRow* b) { return a->rank < b->rank; });
+    if (defined.size() < 2)
+        return { 0, u"needs the cophenetic correlation at two or more ranks"_s };
+    double largestFall = 0;
+    const RankSurveyRow* before = nullptr;
+    for (std::size_t i = 1; i < defined.size(); ++i) {
+        const double fall = defined[i - 1]->consensus.cophenetic - defined[i]->consensus.cophenetic;
+        if (fall > largestFall) {
+            largestFall = fall;
+            before = defined[i - 1];
+        }
+    }
+    if (!before)
+        return { defined.back()->rank,
+            u"the cophenetic correlation never falls over k = %1..%2: the largest rank surveyed"_s
+                .arg(defined.front()->rank)
+                .arg(defined.back()->rank) };
+    const auto after = std::find(defined.begin(), defined.end(), before) + 1;
+    return { before->rank,
+        u"the cophenetic correlation falls most after k = %1 (%2 to %3 at k = %4): the last rank "
+        "whose clusterings the runs agree on (Brunet et al. 2004)"_s.arg(before->rank)
+            .arg(before->consensus.cophenetic, 0, 'f', 4)
+            .arg((*after)->consensus.cophenetic, 0, 'f', 4)
+            .arg((*after)->rank) };
+}
+
+} // namespace facet

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "experiment/consensus.h"
+#include "experiment/run.h"
+#include "experiment/statistics.h"
+
+#include <QString>
+
+#include <functional>
+#include <stop_token>
+#include <vector>
+
+namespace facet {
+
+// The rank survey (issue 38): for each rank k, R runs of one method from seeds seed, seed+1, ...,
+// clustered into k clusters, give
+// - the consensus of their clusterings (Brunet et al. 2004) with its cophenetic correlation and
+//   dispersion (Kim & Park 2007), ordered for display;
+// - with labels, the AC and NMI spread over the runs;
+// - the reconstruction error ||X - basis V^T|| / ||X||, the Hoyer sparseness of V and of the
+//   basis, and the time, each as mean and standard deviation over the runs.
+struct RankSurveyOptions {
+    RunOptions run; // method, algorithm, limits, weights; run.driver.seed is the first seed
+    std::vector<int> ranks;
+    int runs = 10; // R, at least 2 for a consensus that can disagree
+    std::int64_t maxConsensusBytes = kConsensusMaxBytes;
+    bool keepConsensus = true; // keep each rank's matrix (n x n) for a view
+};
+
+struct RankSurveyRow {
+    int rank = 0;
+    Consensus consensus; // matrix empty unless keepConsensus
+    MeanStd ac; // count 0 without labels
+    MeanStd nmi;
+    MeanStd reconstruction;
+    MeanStd sparsenessV;
+    MeanStd sparsenessBasis;
+    MeanStd seconds;
+    int converged = 0; // runs that stopped by a convergence rule, of `runs`
+};
+
+// A rank a measure points to, and why, in a sentence for tables and the view.
+struct RankSuggestion {
+    int rank = 0; // 0: none (fewer than two ranks, or the measure is undefined)
+    QString why;
+};
+
+struct RankSurveyResult {
+    std::vector<RankSurveyRow> rows; // in the order of options.ranks; fewer when cancelled
+    bool cancelled = false;
+    RankSuggestion byCophenetic;
+};
+
+// Called on the caller's thread before each run (rank k, run r of the rank, from 0) and once at
+// the end (k = 0): runs done so far and in all.
+using RankSurveyProgress = std::function<void(int done, int total, int k, int r)>;
+
+// Throws std::invalid_argument for options the data cannot take (a rank over min(m, n), no
+// ranks, fewer than 1 run, a consensus over the size bound) before the first run. A stop
+// between runs ends the survey with the ranks finished so far (cancelled = true).
+RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
+    const RankSurveyOptions& options, const RankSurveyProgress& progress = {},
+    std::stop_token stop = {});
+
+// Brunet's reading of the cophenetic curve: the rank just before its largest fall (the last rank
+// whose clusterings the runs still agree on); the largest rank when it never falls.
+RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows);
+
+} // namespace facet
