@@ -36,6 +36,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     , m_maxIter(new QSpinBox)
     , m_maxIterLabel(new QLabel)
     , m_tolerance(new QComboBox)
+    , m_stationarity(new QComboBox)
     , m_seed(new QSpinBox)
     , m_normalize(new QComboBox)
     , m_run(new QPushButton(tr("Run")))
@@ -86,6 +87,11 @@ ControlPanel::ControlPanel(QWidget* parent)
         m_tolerance->addItem(QString::number(tol, 'g', 1), tol);
     m_tolerance->addItem(tr("0 (run to the limit)"), 0.0);
     setTolerance(1e-5);
+    m_stationarity->setObjectName(QStringLiteral("stationarityCombo"));
+    for (double tol : { 1e-3, 1e-4, 1e-5, 1e-6 })
+        m_stationarity->addItem(QString::number(tol, 'g', 1), tol);
+    m_stationarity->addItem(tr("0 (off)"), 0.0);
+    setStationarityTolerance(DriverOptions {}.stationarityTol);
     m_seed->setObjectName(QStringLiteral("seedSpin"));
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_seed->setToolTip(tr("The same seed gives the same factors"));
@@ -127,6 +133,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     form->addRow(tr("&Rank k:"), m_rankField);
     form->addRow(m_maxIterLabel, m_maxIter);
     form->addRow(tr("&Tolerance:"), m_tolerance);
+    form->addRow(tr("Stationarit&y:"), m_stationarity);
     form->addRow(tr("&Seed:"), m_seed);
     form->addRow(tr("Sa&mples:"), m_normalize);
 
@@ -171,6 +178,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     connect(m_rank, &QSpinBox::valueChanged, this, note);
     connect(m_maxIter, &QSpinBox::valueChanged, this, note);
     connect(m_tolerance, &QComboBox::currentIndexChanged, this, note);
+    connect(m_stationarity, &QComboBox::currentIndexChanged, this, note);
     connect(m_seed, &QSpinBox::valueChanged, this, note);
     connect(m_normalize, &QComboBox::currentIndexChanged, this, note);
     connect(m_params, &ParameterPanel::changed, this, note);
@@ -216,7 +224,8 @@ void ControlPanel::updateEnabled()
     for (QWidget* option : { static_cast<QWidget*>(m_method), static_cast<QWidget*>(m_seed),
              static_cast<QWidget*>(m_normalize), static_cast<QWidget*>(m_params) })
         option->setEnabled(!locked);
-    for (QWidget* limit : { static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance) })
+    for (QWidget* limit : { static_cast<QWidget*>(m_maxIter), static_cast<QWidget*>(m_tolerance),
+             static_cast<QWidget*>(m_stationarity) })
         limit->setEnabled(!locked && m_iterationLimit);
     // k-means on a labelled set finds one cluster per class (runClusters), not k.
     const bool classesSetK = m_labels && method() == u"kmeans";
@@ -310,6 +319,12 @@ void ControlPanel::onMethodChanged()
             ? stopsAlone
             : tr("Stop when the objective fell by less than this fraction over the last 10 "
                  "iterations"));
+    m_stationarity->setToolTip(!m_iterationLimit
+            ? stopsAlone
+            : tr("The NMF family's hals algorithms also stop once their optimality violation "
+                 "(each entry's step times its curvature) fell to this fraction of its value "
+                 "after the first iteration; the other algorithms do not measure it. 0 turns "
+                 "the rule off."));
     updateEnabled();
 }
 

@@ -42,6 +42,11 @@ public:
     void setMaxIterations(int iterations);
     double tolerance() const;
     void setTolerance(double tolerance); // the nearest offered value
+    // METHODS.md 9's stationarity rule (DriverOptions::stationarityTol): the NMF family's hals
+    // algorithms also stop once their optimality violation fell to this fraction of its first
+    // value; 0 turns the rule off, so only Tolerance and Max iterations end the run.
+    double stationarityTolerance() const;
+    void setStationarityTolerance(double tolerance); // the nearest offered value
     int seed() const;
     void setSeed(int seed);
     RunOptions runOptions() const;
@@ -119,6 +124,7 @@ private:
     QSpinBox* m_maxIter = nullptr;
     QLabel* m_maxIterLabel = nullptr; // "Max iterations", or "Outer iterations" for CF_OGL
     QComboBox* m_tolerance = nullptr;
+    QComboBox* m_stationarity = nullptr;
     QSpinBox* m_seed = nullptr;
     QComboBox* m_normalize = nullptr;
     QPushButton* m_run = nullptr;

@@ -56,22 +56,41 @@ double ControlPanel::tolerance() const
     return m_tolerance->currentData().toDouble();
 }
 
-void ControlPanel::setTolerance(double tolerance)
+namespace {
+
+// The offered value nearest `value` on a log scale, with 0 as its own point.
+void selectNearest(QComboBox* box, double value)
 {
     int best = 0;
     double bestDistance = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < m_tolerance->count(); ++i) {
-        const double offered = m_tolerance->itemData(i).toDouble();
-        // Compare on a log scale, with 0 as its own point.
-        const double distance = (offered == 0 || tolerance <= 0)
-            ? (offered == tolerance ? 0.0 : std::numeric_limits<double>::max())
-            : std::abs(std::log10(offered) - std::log10(tolerance));
+    for (int i = 0; i < box->count(); ++i) {
+        const double offered = box->itemData(i).toDouble();
+        const double distance = (offered == 0 || value <= 0)
+            ? (offered == value ? 0.0 : std::numeric_limits<double>::max())
+            : std::abs(std::log10(offered) - std::log10(value));
         if (distance < bestDistance) {
             best = i;
             bestDistance = distance;
         }
     }
-    m_tolerance->setCurrentIndex(best);
+    box->setCurrentIndex(best);
+}
+
+} // namespace
+
+void ControlPanel::setTolerance(double tolerance)
+{
+    selectNearest(m_tolerance, tolerance);
+}
+
+double ControlPanel::stationarityTolerance() const
+{
+    return m_stationarity->currentData().toDouble();
+}
+
+void ControlPanel::setStationarityTolerance(double tolerance)
+{
+    selectNearest(m_stationarity, tolerance);
 }
 
 int ControlPanel::seed() const
@@ -96,6 +115,7 @@ RunOptions ControlPanel::runOptions() const
     // The driver never stops before minIter; a short run asked for here should still be short.
     options.driver.minIter = std::min(options.driver.minIter, options.driver.maxIter);
     options.driver.tol = tolerance();
+    options.driver.stationarityTol = stationarityTolerance();
     options.driver.seed = std::uint64_t(seed());
     m_params->applyTo(options);
     return options;
@@ -129,6 +149,7 @@ QVariantMap ControlPanel::snapshot() const
         { QStringLiteral("maxIter"), iterationsFor(false) },
         { QStringLiteral("outerIterations"), iterationsFor(true) },
         { QStringLiteral("tol"), tolerance() },
+        { QStringLiteral("stationarityTol"), stationarityTolerance() },
         { QStringLiteral("seed"), seed() },
         { QStringLiteral("normalize"), int(sampleNormalization()) },
         { QStringLiteral("params"), m_params->currentValues() },
@@ -143,6 +164,9 @@ void ControlPanel::restoreSnapshot(const QVariantMap& snapshot)
     setIterationsFor(false, snapshot.value(QStringLiteral("maxIter")).toInt());
     setIterationsFor(true, snapshot.value(QStringLiteral("outerIterations")).toInt());
     setTolerance(snapshot.value(QStringLiteral("tol")).toDouble());
+    setStationarityTolerance(
+        snapshot.value(QStringLiteral("stationarityTol"), DriverOptions {}.stationarityTol)
+            .toDouble());
     setSeed(snapshot.value(QStringLiteral("seed")).toInt());
     setSampleNormalization(
         SampleNormalization(snapshot.value(QStringLiteral("normalize")).toInt()));
@@ -172,6 +196,7 @@ void ControlPanel::saveSettings(QSettings& settings) const
     settings.setValue(QStringLiteral("maxIter"), iterationsFor(false));
     settings.setValue(QStringLiteral("outerIterations"), iterationsFor(true));
     settings.setValue(QStringLiteral("tol"), tolerance());
+    settings.setValue(QStringLiteral("stationarityTol"), stationarityTolerance());
     settings.setValue(QStringLiteral("seed"), seed());
     settings.setValue(QStringLiteral("autoRerun"), autoRerun());
     settings.setValue(QStringLiteral("normalize"), int(sampleNormalization()));
@@ -190,6 +215,9 @@ void ControlPanel::restoreSettings(QSettings& settings)
     setIterationsFor(
         true, settings.value(QStringLiteral("outerIterations"), kDefaultOuterIterations).toInt());
     setTolerance(settings.value(QStringLiteral("tol"), 1e-5).toDouble());
+    setStationarityTolerance(
+        settings.value(QStringLiteral("stationarityTol"), DriverOptions {}.stationarityTol)
+            .toDouble());
     setSeed(settings.value(QStringLiteral("seed"), 0).toInt());
     setAutoRerun(settings.value(QStringLiteral("autoRerun"), false).toBool());
     setSampleNormalization(SampleNormalization(

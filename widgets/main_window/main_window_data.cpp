@@ -172,6 +172,7 @@ void MainWindow::openTrialRun(const TrialRun& run)
     m_controls->setRank(options.params.rank);
     m_controls->setMaxIterations(options.driver.maxIter);
     m_controls->setTolerance(options.driver.tol);
+    m_controls->setStationarityTolerance(options.driver.stationarityTol);
     submitRun(options, true, true);
     m_rerunTimer->stop(); // the panel's changes above are not a request for another run
     statusBar()->showMessage(tr("Running %1 exactly as the experiment did (its seed %2, one "

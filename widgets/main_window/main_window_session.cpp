@@ -221,6 +221,7 @@ void MainWindow::showOptionsInControls(const RunOptions& options)
     m_controls->setRank(options.params.rank);
     m_controls->setMaxIterations(options.driver.maxIter);
     m_controls->setTolerance(options.driver.tol);
+    m_controls->setStationarityTolerance(options.driver.stationarityTol);
     if (options.driver.seed <= std::uint64_t(std::numeric_limits<int>::max()))
         m_controls->setSeed(int(options.driver.seed));
     ParameterPanel* params = m_controls->parameterPanel();

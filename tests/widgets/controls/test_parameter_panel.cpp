@@ -96,6 +96,7 @@ private Q_SLOTS:
     void lambdaSliderReachesRunOptions();
     void cfOglParametersReachRunOptions();
     void algorithmReachesRunOptions();
+    void stationarityReachesRunOptions();
     void valuesAreKeptPerMethodAndRestored();
 };
 
@@ -262,6 +263,34 @@ void TestParameterPanel::lambdaSliderReachesRunOptions()
     QCOMPARE(controls.runOptions().params.lambda.value_or(-1), 100.0);
     QVERIFY(controls.setMethod(QStringLiteral("nmf")));
     QVERIFY(!controls.runOptions().params.lambda.has_value());
+}
+
+// Issue 35: the stationarity rule of the hals algorithms had no control in the GUI, so a
+// tolerance of 0 no longer meant "run to the limit" for NMF. Its combo reaches the run's options,
+// 0 turns it off, settings keep it, and k-means and PCA grey it out with the other limits.
+void TestParameterPanel::stationarityReachesRunOptions()
+{
+    ControlPanel controls;
+    controls.show();
+    QVERIFY(controls.setMethod(QStringLiteral("nmf")));
+    auto* combo = controls.findChild<QComboBox*>(QStringLiteral("stationarityCombo"));
+    QVERIFY(combo);
+    QCOMPARE(controls.runOptions().driver.stationarityTol, DriverOptions {}.stationarityTol);
+    controls.setStationarityTolerance(0);
+    QCOMPARE(controls.runOptions().driver.stationarityTol, 0.0);
+    QVERIFY(combo->currentText().contains(QStringLiteral("off")));
+    controls.setStationarityTolerance(2e-6); // the nearest offered value
+    QCOMPARE(controls.runOptions().driver.stationarityTol, 1e-6);
+    QVERIFY(combo->toolTip().contains(QStringLiteral("hals")));
+    const QTemporaryDir dir;
+    QSettings settings(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
+    controls.saveSettings(settings);
+    ControlPanel restored;
+    restored.restoreSettings(settings);
+    QCOMPARE(restored.stationarityTolerance(), 1e-6);
+    QVERIFY(combo->isEnabled());
+    QVERIFY(controls.setMethod(QStringLiteral("kmeans")));
+    QVERIFY(!combo->isEnabled());
 }
 
 void TestParameterPanel::algorithmReachesRunOptions()
