@@ -5,8 +5,10 @@
 #include "cli/sweep_options.h"
 #include "data/dataset_request_json.h"
 #include "experiment/experiment_data.h"
+#include "experiment/method_parameter_text.h"
 #include "experiment/sweep_arguments.h"
 #include "experiment/sweep_json.h"
+#include "util/params_json.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -31,6 +33,10 @@ private Q_SLOTS:
     void roundTripThroughTheCliParser_data();
     void roundTripThroughTheCliParser();
     void guiMadeOptions();
+    void formParametersMeanTheCliFlags_data();
+    void formParametersMeanTheCliFlags();
+    void formParametersRefused_data();
+    void formParametersRefused();
 };
 
 void TestSweepArguments::roundTripThroughTheCliParser_data()
@@ -112,6 +118,64 @@ void TestSweepArguments::guiMadeOptions()
     QCOMPARE(json(experimentOptionsToJson(resumed->sweep.experiment, SampleNormalization::Auto)),
         json(experimentOptionsToJson(o, SampleNormalization::Auto)));
     QCOMPARE(json(datasetRequestToJson(resumed->dataset)), json(datasetRequestToJson(request)));
+}
+
+// The experiment form's "Parameters" line (issue 37: the dialog offered fewer options than
+// `facet-cli sweep`) reads as the CLI's flags of the same names: the same text gives the run
+// options the CLI parser gives.
+void TestSweepArguments::formParametersMeanTheCliFlags_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QStringList>("flags");
+    QTest::newRow("empty: every method's defaults") << QString() << QStringList {};
+    QTest::newRow("graph and kernel")
+        << u"lambda=12.5, p=3 weight=heat; heat-t=0.5, kernel=poly, degree=3, ncw"_s
+        << QStringList { u"--lambda"_s, u"12.5"_s, u"--p"_s, u"3"_s, u"--weight"_s, u"heat"_s,
+               u"--heat-t"_s, u"0.5"_s, u"--kernel"_s, u"poly"_s, u"--degree"_s, u"3"_s,
+               u"--ncw"_s };
+    QTest::newRow("pasted flags, driver and clustering")
+        << u"--tol=1e-4 --min-iter=5 --init=kmeans --cluster=argmax --cosine=on --beta=0.2"_s
+        << QStringList { u"--tol"_s, u"1e-4"_s, u"--min-iter"_s, u"5"_s, u"--init"_s, u"kmeans"_s,
+               u"--cluster"_s, u"argmax"_s, u"--cosine"_s, u"--beta"_s, u"0.2"_s };
+}
+
+void TestSweepArguments::formParametersMeanTheCliFlags()
+{
+    QFETCH(QString, text);
+    QFETCH(QStringList, flags);
+    const Result<RunOptions> form = parseMethodParameters(text);
+    QVERIFY2(form, qPrintable(form ? QString() : form.error()));
+    QTemporaryDir out;
+    const Result<cli::CliOptions> cli
+        = cli::parseSweepArguments(QStringList { u"sweep"_s, u"--dataset"_s, u"builtin:gaussians"_s,
+                                       u"--methods"_s, u"nmf"_s, u"--out"_s, out.path() }
+            + flags);
+    QVERIFY2(cli, qPrintable(cli ? QString() : cli.error()));
+    QCOMPARE(json(runOptionsToJson(*form)), json(runOptionsToJson(cli->sweep.experiment.base)));
+}
+
+void TestSweepArguments::formParametersRefused_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("a field of its own") << u"max-iter=50"_s << u"Max iterations"_s;
+    QTest::newRow("algorithm") << u"algorithm=mu"_s << u"Algorithm"_s;
+    QTest::newRow("set per cell") << u"rank=4"_s << u"Rank"_s;
+    QTest::newRow("unknown") << u"lamda=1"_s << u"unknown name 'lamda'"_s;
+    QTest::newRow("not a number") << u"lambda=ten"_s << u"takes a number"_s;
+    QTest::newRow("not a whole number") << u"p=2.5"_s << u"\"p\""_s;
+    QTest::newRow("not a choice") << u"weight=gauss"_s << u"binary"_s;
+    QTest::newRow("twice") << u"p=3, p=4"_s << u"twice"_s;
+    QTest::newRow("no value") << u"lambda"_s << u"lambda=1"_s;
+}
+
+void TestSweepArguments::formParametersRefused()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    const Result<RunOptions> form = parseMethodParameters(text);
+    QVERIFY(!form);
+    QVERIFY2(form.error().contains(message), qPrintable(form.error()));
 }
 
 #include "facet_test.h"

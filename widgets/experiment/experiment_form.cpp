@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/experiment_form.h"
 
+#include "core/driver.h"
+#include "experiment/method_parameter_text.h"
 #include "methods/registry.h"
+#include "util/choices.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -74,6 +77,10 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     , m_rankOffset(new QComboBox)
     , m_subruns(new QSpinBox)
     , m_selection(new QComboBox)
+    , m_maxIter(new QSpinBox)
+    , m_maxIterDefault(kDefaultMaxIterations)
+    , m_algorithm(new QComboBox)
+    , m_methodParameters(new QLineEdit)
     , m_seed(new QSpinBox)
     , m_threads(new QSpinBox)
 {
@@ -134,6 +141,26 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_selection->setToolTip(tr("How a trial keeps one of its sub-runs: by the objective of the "
                                "factors it returned, or by accuracy, which looks at the true "
                                "labels: the papers' optimistic oracle selection."));
+    m_maxIter->setObjectName(u"experimentMaxIterations"_s);
+    m_maxIter->setRange(1, 10000000);
+    m_maxIter->setGroupSeparatorShown(true);
+    m_maxIter->setValue(kDefaultMaxIterations);
+    m_maxIter->setToolTip(tr("Every cell stops after this many iterations even when not "
+                             "converged (facet-cli sweep --max-iter); the table counts the "
+                             "trials that did"));
+    m_algorithm->setObjectName(u"experimentAlgorithm"_s);
+    m_algorithm->addItem(tr("Each method's default"));
+    for (const Choice<Algorithm>& choice : kAlgorithmChoices)
+        m_algorithm->addItem(choice.name.toString());
+    m_algorithm->setToolTip(tr("How every method minimizes its objective (facet-cli sweep "
+                               "--algorithm): mu, the papers' multiplicative rules; hals; and "
+                               "both with extrapolation (-ex)"));
+    m_methodParameters->setObjectName(u"experimentMethodParameters"_s);
+    m_methodParameters->setPlaceholderText(tr("each method's defaults, e.g. lambda=100, p=5"));
+    m_methodParameters->setToolTip(
+        tr("Parameters every cell runs with, as facet-cli sweep's flags: NAME=VALUE, separated "
+           "by commas; a switch alone turns it on. Names: %1")
+            .arg(methodParameterNames().join(u", "_s)));
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_threads->setObjectName(u"experimentThreads"_s);
     m_threads->setRange(0, 256);
@@ -148,6 +175,9 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     form->addRow(tr("Trials"), m_trials);
     form->addRow(tr("Rank"), m_rankOffset);
     form->addRow(tr("Sub-runs"), row(m_subruns, m_selection));
+    form->addRow(tr("Max iterations"), m_maxIter);
+    form->addRow(tr("Algorithm"), m_algorithm);
+    form->addRow(tr("Parameters"), m_methodParameters);
     form->addRow(tr("Seed"), m_seed);
     form->addRow(tr("Threads"), m_threads);
 
@@ -201,6 +231,18 @@ void ExperimentForm::setTrials(int trials)
     m_trials->setValue(trials);
 }
 
+void ExperimentForm::setDefaultMaxIterations(int iterations)
+{
+    if (m_maxIter->value() == m_maxIterDefault)
+        m_maxIter->setValue(iterations);
+    m_maxIterDefault = iterations;
+}
+
+void ExperimentForm::setMaxIterations(int iterations)
+{
+    m_maxIter->setValue(iterations);
+}
+
 int ExperimentForm::threads() const
 {
     return m_threads->value();
@@ -214,11 +256,27 @@ std::optional<ExperimentOptions> ExperimentForm::options(QString* error) const
         return std::nullopt;
     };
     ExperimentOptions o;
+    const Result<RunOptions> base = parseMethodParameters(m_methodParameters->text());
+    if (!base)
+        return fail(base.error());
+    o.base = *base;
+    o.base.driver.maxIter = m_maxIter->value();
+    // The driver never stops before minIter; a short limit asked for here should hold.
+    o.base.driver.minIter = std::min(o.base.driver.minIter, o.base.driver.maxIter);
+    if (m_algorithm->currentIndex() > 0)
+        o.base.params.algorithm
+            = kAlgorithmChoices[std::size_t(m_algorithm->currentIndex() - 1)].value;
     for (int i = 0; i < m_methods->count(); ++i)
         if (m_methods->item(i)->checkState() == Qt::Checked)
             o.methods.push_back(m_methods->item(i)->text().toStdString());
     if (o.methods.empty())
         return fail(tr("Check at least one method."));
+    if (o.base.params.algorithm)
+        for (const std::string& method : o.methods)
+            if (const MethodInfo* info = findMethod(method);
+                info && !info->baseline && !supportsAlgorithm(method, *o.base.params.algorithm))
+                return fail(
+                    QString::fromStdString(algorithmRefusal(method, *o.base.params.algorithm)));
     const std::optional<std::vector<int>> clusters = parseClusterCounts(m_clusters->text());
     if (!clusters)
         return fail(tr("Cluster counts: write a range such as 2-10 or a list such as 2, 4, 8."));

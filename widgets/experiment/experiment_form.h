@@ -19,8 +19,9 @@ class QStackedWidget;
 namespace facet {
 
 // The settings of an experiment (METHODS.md section 6): methods, protocol, cluster counts,
-// trials, sub-runs and their selection, seed and threads. Pure input: options() turns them into
-// checked ExperimentOptions or an error a user can act on.
+// trials, sub-runs and their selection, the run options every cell starts from (max iterations,
+// algorithm, method parameters: what `facet-cli sweep` takes as flags), seed and threads. Pure
+// input: options() turns them into checked ExperimentOptions or an error a user can act on.
 class ExperimentForm : public QWidget {
     Q_OBJECT
 
@@ -37,6 +38,10 @@ public:
     void setCheckedMethods(const QStringList& methods);
     void setClusterCounts(const QString& text);
     void setTrials(int trials);
+    // The iteration limit the explorer's Controls show: the form follows it until the user sets
+    // the form's own (a value that still equals the last default follows the new one).
+    void setDefaultMaxIterations(int iterations);
+    void setMaxIterations(int iterations);
 
 Q_SIGNALS:
     void changed();
@@ -59,6 +64,10 @@ private:
     QComboBox* m_rankOffset; // k = c or c + 1
     QSpinBox* m_subruns;
     QComboBox* m_selection;
+    QSpinBox* m_maxIter;
+    int m_maxIterDefault;
+    QComboBox* m_algorithm; // item 0: each method's default; else kAlgorithmChoices' names
+    QLineEdit* m_methodParameters; // parseMethodParameters
     QSpinBox* m_seed;
     QSpinBox* m_threads;
 };

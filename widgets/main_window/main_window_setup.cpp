@@ -5,8 +5,10 @@
 
 #include "common/vertical_scroll_area.h"
 #include "controls/control_panel.h"
+#include "controls/method_parameters.h"
 #include "dataset/dataset_inspector.h"
 #include "demo/overcomplete_demo.h"
+#include "experiment/experiment_form.h"
 #include "experiment/experiment_view.h"
 #include "runs/run_history_view.h"
 #include "views/basis_gallery.h"
@@ -84,6 +86,10 @@ void MainWindow::createDocks()
 
 void MainWindow::showExperiment()
 {
+    // The experiment's cells stop where the explorer's runs do, unless its form set its own
+    // limit (CF_OGL's field counts outer iterations, which are not the other methods' limit).
+    if (!iterationsAreOuterIterations(m_controls->method()))
+        m_experiment->form()->setDefaultMaxIterations(m_controls->maxIterations());
     m_experimentDock->show();
     m_experimentDock->raise();
     m_experimentDock->activateWindow();
