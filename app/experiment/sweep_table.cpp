@@ -94,22 +94,15 @@ QString comparisonSection(const SweepSummary& s, const ExperimentOptions& o,
     for (const SeriesComparison& c : comparisons)
         labels << seriesLabel(c.a, o) + u" vs "_s + seriesLabel(c.b, o);
     QString text = u"### %1\n\n"_s.arg(metricTitle(metric)) + headerRow(u"c"_s, labels);
-    const auto cell = [](const PairedTest& p) {
-        if (p.test.n + p.test.zeros == 0)
-            return u"-"_s;
-        QString sign = p.meanDifference >= 0 ? u"+"_s : QString();
-        return u"%1%2, %3%4"_s.arg(sign, QString::number(100 * p.meanDifference, 'f', 1),
-            pValue(p.test.pValue), p.test.pValue < 0.05 ? u" *"_s : QString());
-    };
     for (std::size_t row = 0; row < s.clusters.size(); ++row) {
         text += u"| %1 |"_s.arg(s.clusters[row]);
         for (const SeriesComparison& c : comparisons)
-            text += u" "_s + cell(c.perClusters[row]) + u" |"_s;
+            text += u" "_s + pairedTestText(c.perClusters[row]) + u" |"_s;
         text += u'\n';
     }
     text += u"| all |"_s;
     for (const SeriesComparison& c : comparisons)
-        text += u" "_s + cell(c.overall) + u" |"_s;
+        text += u" "_s + pairedTestText(c.overall) + u" |"_s;
     return text + u"\n\n"_s;
 }
 
@@ -169,6 +162,15 @@ QString graphComponentSection(
 }
 
 } // namespace
+
+QString pairedTestText(const PairedTest& p)
+{
+    if (p.test.n + p.test.zeros == 0)
+        return u"-"_s;
+    QString sign = p.meanDifference >= 0 ? u"+"_s : QString();
+    return u"%1%2, %3%4"_s.arg(sign, QString::number(100 * p.meanDifference, 'f', 1),
+        pValue(p.test.pValue), p.test.pValue < 0.05 ? u" *"_s : QString());
+}
 
 QString seriesLabel(const SeriesKey& key, const ExperimentOptions& options)
 {

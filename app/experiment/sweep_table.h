@@ -20,6 +20,10 @@ std::vector<SeriesComparison> sweepComparisons(const SweepSummary& summary,
     const ExperimentOptions& options, const std::vector<TrialResult>& trials, Metric metric,
     const QStringList& compare = {});
 
+// One cell of table.md's paired comparisons: "+1.2, p = 0.031 *" (mean difference a - b in
+// percentage points, the two-sided p-value, * for p < 0.05); "-" when no pair has finished.
+QString pairedTestText(const PairedTest& test);
+
 struct TableContext {
     QString datasetName;
     int samples = 0;

@@ -12,7 +12,8 @@ namespace facet {
 // The experiment view's results table: one row per cluster count c plus an "Avg." row, and one
 // column per series (method, or method and grid value in a parameter sweep) for AC, then the same
 // for NMI. Cells show mean ± std in percent over the finished trials; the best of each row and
-// metric is bold, as in the papers' tables and table.md.
+// metric is bold, as in the papers' tables and table.md. A cell whose trials include some that
+// stopped at the iteration limit (not converged) says how many, in orange with a tooltip.
 class ExperimentTableModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -21,6 +22,8 @@ public:
     static constexpr int MeanRole = Qt::UserRole;
     // The number of finished trials behind a cell (int).
     static constexpr int CountRole = Qt::UserRole + 1;
+    // How many of those trials stopped at the iteration limit (int); summed over c in "Avg.".
+    static constexpr int LimitRole = Qt::UserRole + 2;
 
     explicit ExperimentTableModel(QObject* parent = nullptr);
 
@@ -43,9 +46,13 @@ public:
 
 private:
     const MetricStats* statsAt(int row, int series) const;
+    int atLimit(int row, int series) const;
 
     ExperimentOptions m_options;
     SweepSummary m_summary;
+    // [row][series]: finished trials whose kept sub-run stopped at max iterations; the last row
+    // sums the others (the "Avg." row).
+    std::vector<std::vector<int>> m_atLimit;
 };
 
 } // namespace facet

@@ -9,6 +9,7 @@
 #include "experiment/experiment_form.h"
 #include "experiment/experiment_job.h"
 #include "experiment/experiment_table_model.h"
+#include "experiment/experiment_tests_model.h"
 #include "util/thread_handoff.h"
 
 #include <QHBoxLayout>
@@ -17,9 +18,12 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace facet {
 
@@ -46,6 +50,9 @@ ExperimentView::ExperimentView(QWidget* parent)
     , m_form(new ExperimentForm)
     , m_model(new ExperimentTableModel(this))
     , m_table(new QTableView)
+    , m_testsModel(new ExperimentTestsModel(this))
+    , m_testsTable(new QTableView)
+    , m_resultTabs(new QTabWidget)
     , m_acChart(new ExperimentChart(Metric::Accuracy))
     , m_nmiChart(new ExperimentChart(Metric::Nmi))
     , m_notice(new QLabel)
@@ -104,12 +111,23 @@ ExperimentView::ExperimentView(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setToolTip(tr("Click a cell to open one of its trials in the explorer"));
     connect(m_table, &QTableView::clicked, this, &ExperimentView::showTrialMenu);
+    m_testsTable->setObjectName(u"experimentTestsTable"_s);
+    m_testsTable->setModel(m_testsModel);
+    m_testsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_testsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_testsTable->setToolTip(
+        tr("Paired Wilcoxon signed-rank tests, as in table.md: each series against the best by "
+           "average, over the trials both finished (same classes and starts). A cell: mean "
+           "difference in percentage points, two-sided p; * and bold: p < 0.05"));
+    m_resultTabs->setObjectName(u"experimentResultTabs"_s);
+    m_resultTabs->addTab(m_table, tr("Mean ± std (%)"));
+    m_resultTabs->addTab(m_testsTable, tr("Paired tests (Wilcoxon)"));
     auto* charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(m_acChart);
     charts->addWidget(m_nmiChart);
     auto* results = new QSplitter(Qt::Vertical);
     results->addWidget(charts);
-    results->addWidget(m_table);
+    results->addWidget(m_resultTabs);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal);
@@ -196,8 +214,7 @@ void ExperimentView::start()
     m_runDataset = m_dataset;
     m_runRequest = m_request;
     m_model->setExperiment(m_options);
-    m_acChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
-    m_nmiChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    showResults();
     m_progress->setRange(0, m_cellsPlanned);
     m_progress->setValue(0);
     ++m_runId;
@@ -271,8 +288,7 @@ void ExperimentView::onTrialFinished(quint64 runId, const TrialResult& trial)
         return;
     m_trials.push_back(trial);
     m_model->setTrials(m_trials);
-    m_acChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
-    m_nmiChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    showResults();
     const int done = int(m_trials.size());
     m_progress->setValue(done);
     const double elapsed = m_clock.elapsed() / 1000.0;
@@ -281,6 +297,13 @@ void ExperimentView::onTrialFinished(quint64 runId, const TrialResult& trial)
                    .arg(done)
                    .arg(m_cellsPlanned)
                    .arg(duration(elapsed), duration(remaining)));
+}
+
+void ExperimentView::showResults()
+{
+    m_acChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    m_nmiChart->setSummary(m_model->summary(), m_options, m_runDataset->name);
+    m_testsModel->setResults(m_options, m_model->summary(), m_trials);
 }
 
 void ExperimentView::onFinished(quint64 runId, int finishedCells, bool stopped)
@@ -296,6 +319,12 @@ void ExperimentView::onFinished(quint64 runId, int finishedCells, bool stopped)
                        .arg(m_cellsPlanned));
     else
         showStatus(tr("Done: %1 cells in %2.").arg(m_cellsPlanned).arg(time));
+    const auto limited = std::count_if(m_trials.begin(), m_trials.end(),
+        [](const TrialResult& t) { return t.stopReason == StopReason::MaxIterations; });
+    if (limited > 0)
+        showStatus(m_status->text() + u" "_s
+            + tr("%n of them stopped at the iteration limit (see the table).", nullptr,
+                int(limited)));
     updateControls();
     Q_EMIT experimentFinished(finishedCells, stopped);
 }

@@ -17,6 +17,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 class QThread;
 
@@ -26,10 +27,12 @@ class ExperimentChart;
 class ExperimentForm;
 class ExperimentJob;
 class ExperimentTableModel;
+class ExperimentTestsModel;
 
 // The GUI's experiment (issue 6): the papers' protocols on the loaded, labelled dataset, run by
-// an ExperimentJob on its own thread and pool. AC and NMI plots and the mean ± std table fill in
-// as cells finish; Cancel keeps the finished cells; Export writes what `facet-cli sweep` writes.
+// an ExperimentJob on its own thread and pool. AC and NMI plots, the mean ± std table (with the
+// trials that hit the iteration limit) and table.md's paired Wilcoxon tests fill in as cells
+// finish; Cancel keeps the finished cells; Export writes what `facet-cli sweep` writes.
 class ExperimentView : public QWidget {
     Q_OBJECT
 
@@ -54,6 +57,9 @@ public:
     ExperimentForm* form() const { return m_form; }
     ExperimentTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
+    ExperimentTestsModel* testsModel() const { return m_testsModel; }
+    QTableView* testsTable() const { return m_testsTable; }
+    QTabWidget* resultTabs() const { return m_resultTabs; }
     ExperimentChart* chart(Metric metric) const;
     // The menu of trials a click on a table cell pops up (null before the first click); its
     // actions open the trial in the explorer.
@@ -82,6 +88,7 @@ private:
     void onFailed(quint64 runId, const QString& message);
     void onPrepared();
     void showTrialMenu(const QModelIndex& index);
+    void showResults();
 
     std::shared_ptr<const Dataset> m_dataset;
     DatasetRequest m_request;
@@ -102,6 +109,9 @@ private:
     ExperimentForm* m_form;
     ExperimentTableModel* m_model;
     QTableView* m_table;
+    ExperimentTestsModel* m_testsModel;
+    QTableView* m_testsTable;
+    QTabWidget* m_resultTabs;
     ExperimentChart* m_acChart;
     ExperimentChart* m_nmiChart;
     QLabel* m_notice;
