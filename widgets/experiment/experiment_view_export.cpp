@@ -5,6 +5,7 @@
 #include "experiment/experiment_view.h"
 
 #include "data/dataset_request_json.h"
+#include "experiment/export_folder_dialog.h"
 #include "experiment/sweep_arguments.h"
 #include "experiment/sweep_json.h"
 #include "experiment/sweep_table.h"
@@ -12,7 +13,7 @@
 #include "util/atomic_write.h"
 
 #include <QDir>
-#include <QFileDialog>
+#include <QFileInfo>
 #include <QMessageBox>
 
 namespace facet {
@@ -33,9 +34,10 @@ bool writeText(const QString& path, const QString& text, QString* error)
 
 void ExperimentView::exportDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export experiment to folder"));
-    if (dir.isEmpty())
+    ExportFolderDialog dialog(this, tr("Export experiment to folder"));
+    if (dialog.exec() != QDialog::Accepted || dialog.folder().isEmpty())
         return;
+    const QString dir = dialog.folder();
     QString error;
     if (exportTo(dir, &error))
         showStatus(tr("Exported to %1.").arg(QDir::toNativeSeparators(dir).toHtmlEscaped()));
@@ -52,8 +54,16 @@ bool ExperimentView::exportTo(const QString& path, QString* error)
     }
     const QDir dir(path);
     if (!dir.exists() && !QDir().mkpath(path)) {
+        // mkpath says no more; name the part of the path that is in the way, if one is.
+        QString blocker = QDir::cleanPath(path);
+        while (!blocker.isEmpty() && !QFileInfo::exists(blocker) && blocker != u"/"_s)
+            blocker = QFileInfo(blocker).path();
         if (error)
-            *error = tr("cannot create %1").arg(path);
+            *error = QFileInfo(blocker).isDir()
+                ? tr("Cannot create the folder %1: %2 is not writable.")
+                      .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(blocker))
+                : tr("Cannot create the folder %1: %2 is a file, not a folder.")
+                      .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(blocker));
         return false;
     }
     const Dataset& runData = *m_runDataset;
