@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace facet {
 
@@ -85,8 +86,20 @@ void ExperimentChart::setSummary(
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(xMin - 0.3, xMax + 0.3);
 
+    // Methods share the cluster counts, so their error bars would be drawn on top of each other:
+    // each curve moves sideways by its own small amount, symmetric around the true c (the ticks
+    // stay there). The spread grows with the curves but stays within 0.4 of the closest counts.
+    const bool errorBars = !options.parameterSweep();
+    int gap = std::numeric_limits<int>::max();
+    for (std::size_t i = 1; i < summary.clusters.size(); ++i)
+        gap = std::min(gap, summary.clusters[i] - summary.clusters[i - 1]);
+    gap = summary.clusters.size() > 1 ? gap : 1;
+    const double curves = double(chart.curves.size());
+    const double step = errorBars && curves > 1 ? gap * std::min(0.08, 0.4 / (curves - 1)) : 0;
+
     double yMin = chart.yMin, yMax = chart.yMax;
     for (std::size_t k = 0; k < chart.curves.size(); ++k) {
+        const double shift = step * (double(k) - (curves - 1) / 2);
         const plots::Curve& curve = chart.curves[k];
         QCPGraph* graph = m_plot->addGraph();
         graph->setName(curve.name);
@@ -97,11 +110,11 @@ void ExperimentChart::setSummary(
         for (std::size_t i = 0; i < curve.x.size(); ++i) {
             if (std::isnan(curve.y[i]))
                 continue; // a gap until the cell's first trial finishes
-            x << curve.x[i];
+            x << curve.x[i] + shift;
             y << curve.y[i];
             yMin = std::min(yMin, curve.y[i]);
             yMax = std::max(yMax, curve.y[i]);
-            if (!options.parameterSweep()) {
+            if (errorBars) {
                 const MeanStd& m = summary.cells[i][k].of(m_metric);
                 err << (std::isnan(m.std) ? 0.0 : 100 * m.std);
             }
@@ -115,7 +128,9 @@ void ExperimentChart::setSummary(
             bars->setPen(QPen(color, 1));
         }
     }
-    m_plot->yAxis->setRange(yMin, yMax);
+    // A little room beyond the range, so points and bar caps at 0 or 100 % are drawn whole.
+    const double pad = 0.03 * (yMax - yMin);
+    m_plot->yAxis->setRange(yMin - pad, yMax + pad);
     m_plot->legend->setVisible(!chart.curves.empty());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
