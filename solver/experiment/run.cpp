@@ -5,6 +5,7 @@
 #include "core/cancellation.h"
 #include "experiment/labeled_subset.h"
 #include "methods/baselines.h"
+#include "methods/mask.h"
 #include "metrics/clustering_metrics.h"
 #include "metrics/quality.h"
 
@@ -146,6 +147,9 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
     if (!info)
         (void)makeMethodFactory(options.method, X, options.params); // throws with the known names
 
+    if (options.params.weights && !acceptsMask(options.method))
+        throw std::invalid_argument(maskRefusal(options.method));
+
     RunResult result;
     result.clusters = runClusters(options, truth);
     const std::uint64_t clusterSeed = deriveSeed(options.driver.seed, kClusterSeedStream);
@@ -203,9 +207,13 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
         }
     }
     // PCA's bases describe the centred data: its reconstruction error is not comparable.
+    // A masked run's error is over the observed entries, weighted (methods/mask.h).
+    const std::shared_ptr<const MaskedData> mask
+        = options.params.weights ? prepareMask(X, *options.params.weights) : nullptr;
     result.reconstructionError = options.method == "pca"
         ? std::numeric_limits<double>::quiet_NaN()
-        : relativeReconstructionError(X, f.basis, f.V);
+        : (mask ? weightedRelativeError(*mask, f.basis, f.V)
+                : relativeReconstructionError(X, f.basis, f.V));
     result.sparseness = hoyerSparseness(f.V);
     return result;
 }

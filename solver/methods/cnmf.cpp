@@ -41,12 +41,22 @@ UpdateTerms Cnmf::updateTerms(int factor) const
     if (factor == 0) // U <- U o (X A Z) / (U Z^T A^T A Z), NMF's rule at V = A Z
         return Nmf::updateTerms(0);
     // Z <- Z o (A^T X^T U) / (A^T A Z U^T U)
+    if (m_mask) {
+        // Masked (methods/masked_nmf.cpp): O = sum W o (X - U Z^T A^T)^2 has the Z gradient A^T
+        // times the V gradient, so the rule is A^T applied to both masked V terms:
+        //   Z <- Z o (A^T (W o X)^T U) / (A^T (W o (U V^T))^T U).
+        // Each row of A has one 1, so row t of Z fits the samples mapped to column t, with
+        // Hessian sum over those samples of U^T diag(W_n) U (entries >= 0): Lee & Seung's
+        // auxiliary function applies row by row and O does not increase.
+        const UpdateTerms t = maskedUpdateTerms(1);
+        return { m_A->transposeTimes(t.numerator), m_A->transposeTimes(t.denominator) };
+    }
     return { m_A->transposeTimes(m_XtU), m_A->transposeTimes(m_V * m_UtU) };
 }
 
 void Cnmf::step()
 {
-    if (fusesPasses(m_X, m_rank)) {
+    if (!m_mask && fusesPasses(m_X, m_rank)) {
         // NMF's fused pass updates every row of V as an unlabelled sample's row of Z (which it
         // is for those samples) and clears the labelled rows before adding X V, so the pass's
         // X V is X_U V_U. The labelled classes then take the Z rule from the pass's X^T U, and
@@ -72,6 +82,7 @@ void Cnmf::step()
     multiplicativeUpdate(m_Z, t.numerator, t.denominator);
     m_V = m_A->times(m_Z);
     ++m_vVersion;
+    m_maskProductValid = false;
 }
 
 void Cnmf::restore(const std::vector<Matrix>& state)

@@ -38,6 +38,13 @@ void Nmf::initializeFrom(Matrix U, Matrix V)
 
 void Nmf::refreshCache(bool vChanged)
 {
+    m_maskProductValid = false;
+    if (m_mask) { // the masked rules use neither X^T U nor U^T U
+        m_xvValid = false;
+        if (vChanged)
+            ++m_vVersion;
+        return;
+    }
     multiplyTransposedSkinny(m_X, m_U, m_XtU); // X^T U, the 2mnk half of the V rule
     m_UtU = skinnyTransposedProduct(m_U, m_U);
     m_xvValid = false; // V may have changed too (initialization, restore, normalization)
@@ -47,6 +54,17 @@ void Nmf::refreshCache(bool vChanged)
 
 UpdateTerms Nmf::updateTerms(int factor) const
 {
+    if (m_mask) {
+        UpdateTerms t = maskedUpdateTerms(factor);
+        if (factor == 1) {
+            const Regularizer r = vRegularizer();
+            if (r.minus.size() > 0)
+                t.numerator += r.minus;
+            if (r.plus.size() > 0)
+                t.denominator += r.plus;
+        }
+        return t;
+    }
     if (factor == 0) { // U <- U o (X V) / (U V^T V)
         UpdateTerms t;
         multiplySkinny(m_X, m_V, t.numerator);
@@ -66,10 +84,13 @@ UpdateTerms Nmf::updateTerms(int factor) const
 void Nmf::step()
 {
     if (m_algorithm == Algorithm::Hals) {
-        halsStep();
+        if (m_mask)
+            maskedHalsStep();
+        else
+            halsStep();
         return;
     }
-    if (fusesPasses(m_X, m_rank)) {
+    if (!m_mask && fusesPasses(m_X, m_rank)) {
         fusedStep();
         return;
     }
@@ -79,6 +100,7 @@ void Nmf::step()
     t = updateTerms(1);
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
     ++m_vVersion;
+    m_maskProductValid = false;
 }
 
 // The same rules as step(), on the fused route (core/skinny_product.h: fusesPasses): the V rule's
@@ -149,6 +171,8 @@ const Matrix& Nmf::vtv() const
 
 double Nmf::objective() const
 {
+    if (m_mask)
+        return maskedObjective() + regularizerObjective();
     // ||X - U V^T||^2 = ||X||^2 - 2 Tr(V^T X^T U) + Tr(U^T U V^T V): O((m + n) k^2) from the
     // cached X^T U instead of another m n k product.
     const Matrix& VtV = vtv();
@@ -167,6 +191,7 @@ void Nmf::restoreBeforeStep(const std::vector<Matrix>& state)
     m_U = state.at(0);
     m_V = state.at(1);
     m_xvValid = false;
+    m_maskProductValid = false;
     ++m_vVersion;
 }
 
@@ -180,6 +205,8 @@ void Nmf::finalize()
 
 std::vector<std::string> Nmf::notes() const
 {
+    if (m_mask)
+        return { maskNote(*m_mask) };
     if (!fusesPasses(m_X, m_rank))
         return {};
     return { "fused passes: X is read once per iteration (X^T U, the V rule and X V in one pass)" };

@@ -5,6 +5,7 @@
 #include "core/method.h"
 #include "graph/graph.h"
 #include "methods/initialization.h"
+#include "methods/mask.h"
 
 #include <cstdint>
 #include <functional>
@@ -28,6 +29,12 @@ public:
     // core/extrapolation.h's ExtrapolatedMethod.
     void setAlgorithm(Algorithm algorithm) { m_algorithm = baseAlgorithm(algorithm); }
     Algorithm algorithm() const { return m_algorithm; }
+    // Missing entries and weights (methods/mask.h): the data term becomes
+    // sum_ij W_ij (X - U V^T)_ij^2, and step(), objective() and updateTerms() take the masked
+    // routes of methods/masked_nmf.cpp. X must then be mask->filled. Set before the solve starts;
+    // null (the default) is the unmasked method.
+    void setMask(std::shared_ptr<const MaskedData> mask);
+    const MaskedData* mask() const { return m_mask.get(); }
 
     std::string_view name() const override { return "nmf"; }
     void initialize(Rng& rng) override;
@@ -96,6 +103,17 @@ protected:
     // step and the next step's U rule both need it (at ORL's shape, 400 x 40, each took about
     // 0.02 ms of a 1 ms iteration).
     const Matrix& vtv() const;
+
+    // The masked routes (methods/masked_nmf.cpp). P and N of the masked rules: U's (factor 0) or
+    // V's (factor 1, without the graph term).
+    UpdateTerms maskedUpdateTerms(int factor) const;
+    void maskedHalsStep();
+    double maskedObjective() const;
+    // U V^T at the current factors, formed once per change of U or V (masked routes only).
+    const Matrix& maskedProduct() const;
+    std::shared_ptr<const MaskedData> m_mask;
+    mutable Matrix m_maskProduct;
+    mutable bool m_maskProductValid = false;
 
 private:
     Matrix m_halsProduct; // X V for halsStep()

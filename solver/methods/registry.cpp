@@ -2,6 +2,8 @@
 #include "methods/registry.h"
 
 #include "core/extrapolation.h"
+#include "methods/mask.h"
+#include "methods/nmf.h"
 
 #include <cctype>
 #include <cmath>
@@ -32,6 +34,34 @@ std::string knownNames()
     for (const MethodEntry& entry : methodTable())
         names += (names.empty() ? "" : ", ") + entry.info.name;
     return names;
+}
+
+// A masked run (methods/mask.h): the method is made on the mask's filled X, so its checks, its
+// start and its kNN graph never read a missing entry, and is handed the mask before its first
+// step. The graph and the kernel of the shared context describe the unmasked X: this run neither
+// takes them nor leaves its own there. A mask of all ones is no mask.
+MethodFactory maskedFactory(
+    const MethodEntry& entry, MatrixCRef X, const MethodOptions& options, MethodContext& context)
+{
+    if (!acceptsMask(entry.info.name))
+        throw std::invalid_argument(maskRefusal(entry.info.name));
+    if (options.ncw)
+        throw std::invalid_argument("NCW takes no mask: its weights d = X^T X 1 need every entry");
+    std::shared_ptr<const MaskedData> mask = prepareMask(X, *options.weights);
+    if (!mask)
+        return entry.make(X, options, context);
+    MethodContext own = context;
+    own.graph = nullptr;
+    own.gram = nullptr;
+    MethodFactory make = entry.make(mask->filled, options, own);
+    return [make = std::move(make), mask]() -> std::unique_ptr<Method> {
+        std::unique_ptr<Method> method = make();
+        auto* nmf = dynamic_cast<Nmf*>(method.get());
+        if (!nmf)
+            throw std::logic_error(std::string(method->name()) + " has no masked route");
+        nmf->setMask(mask);
+        return method;
+    };
 }
 
 } // namespace
@@ -160,7 +190,8 @@ MethodFactory makeMethodFactoryInto(
         const Algorithm algorithm = options.algorithm.value_or(defaultAlgorithm(name));
         if (!supportsAlgorithm(name, algorithm))
             throw std::invalid_argument(algorithmRefusal(name, algorithm));
-        MethodFactory make = entry.make(X, options, context);
+        MethodFactory make = options.weights ? maskedFactory(entry, X, options, context)
+                                             : entry.make(X, options, context);
         if (!extrapolates(algorithm))
             return make;
         const auto form = baseAlgorithm(algorithm) == Algorithm::Hals

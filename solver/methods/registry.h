@@ -52,6 +52,11 @@ struct MethodOptions {
     bool normalizeEach = false;
     // Semi-supervised (section 2): class index of each sample whose label is known, -1 otherwise.
     std::vector<int> knownLabels;
+    // Missing entries and weights (methods/mask.h): W, m x n like X, finite and >= 0, weight 0 =
+    // missing; the data term becomes sum_ij W_ij (X - U V^T)_ij^2. Null: no mask. Taken by nmf,
+    // gnmf, semignmf and cnmf (acceptsMask); makeMethodFactory refuses it for the others with
+    // maskRefusal's reason. A mask of all ones is the unmasked run, bit for bit.
+    std::shared_ptr<const Matrix> weights;
 };
 
 struct MethodInfo {
