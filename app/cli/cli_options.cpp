@@ -5,6 +5,7 @@
 #include "cli/bench_command.h"
 #include "cli/cli_option_readers.h"
 #include "cli/export_command.h"
+#include "cli/mask_options.h"
 #include "cli/preprocess_options.h"
 #include "cli/rank_survey_command.h"
 #include "cli/sweep_options.h"
@@ -382,7 +383,8 @@ QString usageText(Command command)
                "                       from W and V as a new run (its graph is learned anew)\n"
                "  --labeled-fraction F | --labeled-per-class N   cnmf, ccf, semignmf\n"
                "  --pixel-order, --data-var, --label-var as for info\n"
-               "  --size, --detect-faces, --no-face, --equalize, --noise ... as for info\n"_s;
+               "  --size, --detect-faces, --no-face, --equalize, --noise ... as for info\n"_s
+            + maskUsage();
     default:
         break;
     }
@@ -505,6 +507,7 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     o.command = Command::Run;
     const QList<QCommandLineOption> options = runOptionList();
     p.addOptions(options);
+    p.addOptions(maskCommandOptions());
     if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
         return optionError(problem);
     if (!p.positionalArguments().isEmpty())
@@ -605,6 +608,9 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
     const MethodInfo* info = findMethod(o.run.method);
     o.dataset.prepare.l2Normalize
         = o.normalize == Normalize::L2 || (o.normalize == Normalize::Auto && info->cfFamily);
+
+    if (const Result<bool> mask = readMaskOptions(p, o); !mask)
+        return optionError(mask.error());
 
     if (p.isSet(u"classes"_s)) {
         const Result<QStringList> list = classList(p.value(u"classes"_s));

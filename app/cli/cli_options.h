@@ -29,6 +29,8 @@ struct CliOptions {
     QString basisPngPath;
     QString factorsPath; // --factors: U, V, W, labels, ... as a MAT file (data/mat_writer.h)
     QString initFromPath; // --init-from: a warm start from such a file (readStartFactors)
+    QString maskPath; // --mask: entry weights from a MAT-file (cli/mask_options.h)
+    QString maskVariable; // --mask-var
     QString outPath; // export-dataset --out
     BenchCliOptions bench; // bench
     SweepCliOptions sweep; // sweep, sweep-cell

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/commands.h"
 #include "cli/bench_report.h"
+#include "cli/mask_options.h"
 #include "cli/run_progress.h"
 
 #include "core/openmp.h"
@@ -140,6 +141,14 @@ int runRun(
         if (note.startsWith(u"skipped "_s) || note.startsWith(u"ignored "_s)
             || note.startsWith(u"left out "_s) || note.startsWith(u"images in folders below"_s))
             out << "note: " << note << '\n';
+    if (!options.maskPath.isEmpty())
+        if (const Result<bool> masked = applyMaskFile(
+                options.maskPath, options.maskVariable, int(options.dataset.mat.pixelOrder), data);
+            !masked) {
+            err << "facet-cli: " << masked.error() << Qt::endl;
+            return kExitFailure;
+        }
+    // With missing entries the L2 normalization is over each sample's observed entries.
     prepareDataset(data, options.dataset.prepare);
     try {
         if (!options.classes.isEmpty()) {
@@ -157,6 +166,8 @@ int runRun(
     timings.prepareSeconds = double(clock.nsecsElapsed()) * 1e-9;
 
     RunOptions runOptions = options.run;
+    if (data.hasMask()) // after --classes: the weights of the samples kept
+        runOptions.params.weights = std::make_shared<const Matrix>(data.weights);
     if (!options.initFromPath.isEmpty()) {
         Result<StartFactors> start = readStartFactors(options.initFromPath, data, runOptions);
         if (!start) {
@@ -203,6 +214,8 @@ int runRun(
     }
     QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
     report.insert(u"openmp_wait"_s, openMpWaitJson()); // what time_history was measured under
+    if (data.hasMask())
+        report.insert(u"mask"_s, maskJson(data));
     out.flush(); // the notes so far, before the JSON
     // Every output goes to its temporary file first, and all are renamed into place only once
     // each was written: a --factors that fails no longer leaves the JSON of a run that looks

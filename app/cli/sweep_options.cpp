@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/sweep_options.h"
+#include "cli/mask_options.h"
 
 #include "cli/cli_option_readers.h"
 #include "experiment/sweep_json.h"
@@ -194,6 +195,7 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
         { u"compare"_s, u"Two methods to compare"_s, u"a,b"_s },
     };
     p.addOptions(options);
+    p.addOptions(maskCommandOptions()); // refused below: a sweep takes no mask yet
     QStringList argv = arguments;
     argv[0] = u"facet-cli"_s;
     if (const QString problem
@@ -203,8 +205,9 @@ Result<CliOptions> parseSweep(const QStringList& arguments, bool recordedThenTyp
     if (!p.positionalArguments().isEmpty())
         return sweepOptionError(
             u"sweep: unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
-    for (const QString& runOnly : { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"factors"_s,
-             u"init-from"_s, u"classes"_s })
+    for (const QString& runOnly :
+        { u"method"_s, u"rank"_s, u"json"_s, u"basis-png"_s, u"factors"_s, u"init-from"_s,
+            u"classes"_s, u"mask"_s, u"mask-var"_s, u"missing"_s, u"occlusion-missing"_s })
         if (p.isSet(runOnly))
             return sweepOptionError(
                 u"sweep does not take --%1 (see: facet-cli help sweep)"_s.arg(runOnly));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/dataset.h"
 
+#include <cmath>
+
 #include "core/huge_pages.h"
 
 #include <algorithm>
@@ -54,7 +56,12 @@ Dataset Dataset::selectClasses(const std::vector<int>& classes) const
     out.X.resize(X.rows(), Eigen::Index(kept.size()));
     adviseHugePages(out.X);
     out.labels.reserve(kept.size());
+    out.maskSources = maskSources;
+    if (hasMask())
+        out.weights.resize(weights.rows(), Eigen::Index(kept.size()));
     for (std::size_t j = 0; j < kept.size(); ++j) {
+        if (hasMask())
+            out.weights.col(Eigen::Index(j)) = weights.col(kept[j]);
         out.X.col(Eigen::Index(j)) = X.col(kept[j]);
         out.labels.push_back(newIndex[std::size_t(labels[std::size_t(kept[j])])]);
     }
@@ -69,6 +76,32 @@ Dataset Dataset::selectClasses(const std::vector<int>& classes) const
                      .arg(chosen.join(QStringLiteral(", ")))
                      .arg(kept.size());
     return out;
+}
+
+void markMissing(Dataset& data, Eigen::Index i, Eigen::Index j)
+{
+    if (!data.hasMask())
+        data.weights = Matrix::Ones(data.X.rows(), data.X.cols());
+    data.weights(i, j) = 0;
+    data.X(i, j) = 0;
+}
+
+Eigen::Index markNanMissing(Dataset& data)
+{
+    Eigen::Index count = 0;
+    for (Eigen::Index j = 0; j < data.X.cols(); ++j)
+        for (Eigen::Index i = 0; i < data.X.rows(); ++i)
+            if (std::isnan(data.X(i, j))) {
+                markMissing(data, i, j);
+                ++count;
+            }
+    if (count > 0) {
+        data.maskSources << QStringLiteral("nan");
+        data.notes << QStringLiteral("%1 NaN entries (%2%) marked missing")
+                          .arg(count)
+                          .arg(100.0 * double(count) / double(data.X.size()), 0, 'f', 2);
+    }
+    return count;
 }
 
 QString dataChecksum(const Matrix& X)

@@ -22,6 +22,13 @@ struct Dataset {
     int height = 0;
     int width = 0;
     QStringList notes; // what loading did: conversions, scalings, warnings
+    // Entry weights, X's shape, 0 = missing (solver/methods/mask.h); empty = every entry observed.
+    // Set by --missing nan (the NaN entries), the occlusion noise with `missing`, or facet-cli's
+    // --mask; the entries of X under weight 0 hold 0 and are never read by a masked method.
+    Matrix weights;
+    QStringList maskSources; // where the weights came from ("nan", "occlusion:8", a file)
+
+    bool hasMask() const { return weights.size() > 0; }
 
     Eigen::Index features() const { return X.rows(); }
     Eigen::Index samples() const { return X.cols(); }
@@ -39,6 +46,13 @@ struct Dataset {
     // given. Throws std::invalid_argument for an unknown or repeated class.
     Dataset selectClasses(const std::vector<int>& classes) const;
 };
+
+// The NaN entries of data.X become missing (weight 0 in data.weights, 0 in X), for facet-cli's
+// --missing nan; returns how many there were (none: data is unchanged).
+Eigen::Index markNanMissing(Dataset& data);
+
+// Marks entry (i, j) missing: weight 0 (creating the all-ones weights first) and X(i, j) = 0.
+void markMissing(Dataset& data, Eigen::Index i, Eigen::Index j);
 
 // A short human summary: "ORL_32x32: 400 images 32x32 (m = 1024), 40 classes of 10, values
 // 0..1".

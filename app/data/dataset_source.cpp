@@ -232,6 +232,8 @@ Result<Dataset> loadDataset(const DatasetRequest& request)
         if (!loaded)
             return loaded;
         Dataset data = std::move(*loaded);
+        if (request.mat.allowNan)
+            markNanMissing(data);
         if (auto noisy = addNoise(data, request.preprocess.noise); !noisy)
             return Error { QStringLiteral("%1: %2").arg(spec, noisy.error()) };
         prepareDataset(data, request.prepare);
@@ -285,7 +287,11 @@ void prepareDataset(Dataset& data, const PrepareOptions& options)
     if (options.l2Normalize) {
         int zero = 0;
         for (Eigen::Index j = 0; j < data.X.cols(); ++j) {
-            const Scalar norm = data.X.col(j).norm();
+            // Over the observed entries only when some are missing (their X entries hold 0,
+            // weighted entries count in full): a missing entry says nothing about the scale.
+            const Scalar norm = data.hasMask()
+                ? (data.weights.col(j).array() > 0).select(data.X.col(j), Scalar(0)).matrix().norm()
+                : data.X.col(j).norm();
             // A blank image has no direction; it stays zero rather than becoming NaN.
             if (norm > 0)
                 data.X.col(j) /= norm;

@@ -103,7 +103,7 @@ QString nonFiniteText(double v)
 // The file is N x D column-major, one image per row: element (i, j) at j * N + i. Each file
 // column j is one pixel position, sent to its row-major place inside the columns of X (D x N).
 Result<Matrix> toColumns(const std::vector<double>& values, std::size_t N, std::size_t D,
-    const ImageSize& size, PixelOrder order)
+    const ImageSize& size, PixelOrder order, bool allowNan)
 {
     const int h = size.height, w = size.width;
     Matrix X(static_cast<Eigen::Index>(D), static_cast<Eigen::Index>(N));
@@ -115,12 +115,16 @@ Result<Matrix> toColumns(const std::vector<double>& values, std::size_t N, std::
         const double* source = values.data() + j * N;
         for (std::size_t i = 0; i < N; ++i) {
             const auto v = Scalar(source[i]);
-            if (!std::isfinite(v)) {
+            if (!std::isfinite(v) && !(allowNan && std::isnan(v))) {
                 return Error { QStringLiteral(
-                    "has %1 at sample %2, feature %3; the data must be finite")
+                    "has %1 at sample %2, feature %3; the data must be finite%4")
                                    .arg(nonFiniteText(source[i]))
                                    .arg(i + 1)
-                                   .arg(j + 1) };
+                                   .arg(j + 1)
+                                   .arg(std::isnan(source[i]) && !allowNan
+                                           ? QStringLiteral(" (facet-cli run --missing nan takes "
+                                                            "NaN entries as missing)")
+                                           : QString()) };
             }
             X(pixel, Eigen::Index(i)) = v;
         }
@@ -303,7 +307,7 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
         auto values = reader.read(dataVar);
         if (!values)
             return Error { values.error() };
-        auto X = toColumns(*values, N, D, *size, order);
+        auto X = toColumns(*values, N, D, *size, order, options.allowNan);
         if (!X)
             return Error {
                 QStringLiteral("%1: variable '%2' %3").arg(file, dataVar.name, X.error())

@@ -43,6 +43,10 @@ struct MatLoadOptions {
     // helper at once, and the load fails saying it was interrupted; the caller, which asked for
     // the stop, reports the interrupt rather than the error.
     std::stop_token stop;
+    // NaN entries of the data are kept (facet-cli --missing nan: they become missing entries,
+    // loadDataset's Dataset::weights); infinities are still refused. Level 5 files only: the
+    // MAT 7.3 helper process refuses NaN as before.
+    bool allowNan = false;
 };
 
 // Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are

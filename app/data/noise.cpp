@@ -149,6 +149,24 @@ Result<bool> addNoise(Dataset& data, const NoiseSettings& noise)
                                .arg(data.height)
                                .arg(data.width) };
     }
+    if (noise.missing && noise.kind != NoiseKind::Occlusion)
+        return Error { QStringLiteral("only the occlusion noise can mark entries missing") };
+    if (noise.missing) {
+        // The same draws as the white block: a marker column of zeros gets the block's ones.
+        Vector marker(data.X.rows());
+        for (Eigen::Index j = 0; j < data.X.cols(); ++j) {
+            marker.setZero();
+            addSampleNoise(marker, data.height, data.width, noise, std::uint64_t(j), 0, 1);
+            for (Eigen::Index i = 0; i < marker.size(); ++i)
+                if (marker(i) != 0)
+                    markMissing(data, i, j);
+        }
+        data.maskSources << noiseText(noise);
+        data.notes << QStringLiteral("noise %1 (seed %2): the block is marked missing")
+                          .arg(noiseText(noise))
+                          .arg(noise.seed);
+        return true;
+    }
     const Range range = valueRange(data);
     for (Eigen::Index j = 0; j < data.X.cols(); ++j)
         addSampleNoise(

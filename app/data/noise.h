@@ -18,6 +18,9 @@ struct NoiseSettings {
     NoiseKind kind = NoiseKind::None;
     double amount = 0;
     std::uint64_t seed = 0;
+    // Occlusion only (facet-cli --occlusion-missing): the block's pixels become missing entries
+    // (Dataset::weights 0, X 0) instead of white.
+    bool missing = false;
 
     bool operator==(const NoiseSettings&) const = default;
 };

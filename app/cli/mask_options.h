@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "data/dataset.h"
+#include "util/result.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QJsonObject>
+#include <QList>
+
+// facet-cli run's missing entries (solver/methods/mask.h): --mask FILE.mat [--mask-var NAME],
+// --missing nan, --occlusion-missing (with --noise occlusion:SIDE). The weights reach the solver
+// as RunOptions::params.weights from Dataset::weights.
+namespace facet::cli {
+
+struct CliOptions;
+
+QList<QCommandLineOption> maskCommandOptions();
+// The flags into `o` (o.run.method already read): refuses them for a method without a masked
+// route, --occlusion-missing without occlusion noise, --missing other than nan.
+Result<bool> readMaskOptions(const QCommandLineParser& p, CliOptions& o);
+// The help lines of these flags.
+QString maskUsage();
+
+// --mask FILE's variable into data.weights (multiplied into weights already there from --missing
+// nan or --occlusion-missing). The variable holds one sample per row, like fea: N x D as stored,
+// each row's pixels in the file's order (--pixel-order; auto: row-major for 28x28, else
+// column-major), turned into X's row-major order here. Refused with the reason: another shape,
+// a NaN or infinite weight, a negative one. Entries of X under weight 0 are set to 0.
+Result<bool> applyMaskFile(
+    const QString& path, const QString& variable, int pixelOrder, Dataset& data);
+
+// The run JSON's "mask" object: sources, the missing fraction, whether weights other than 0 and
+// 1 occur. Empty when the data has no mask.
+QJsonObject maskJson(const Dataset& data);
+
+} // namespace facet::cli
