@@ -77,17 +77,20 @@ QString rankSurveyUsage()
            "  measure against k (PNG, SVG, PDF) and the ordered consensus of the suggested rank.\n"
            "  --ranks LIST         ranks such as 2-30 or 2,4,8\n"
            "  --runs R             runs per rank (10)\n"
+           "  --folds F            held-out folds per rank (3; 0: none): each masks a random\n"
+           "                       --holdout fraction of the entries (0.1), fits the rest and\n"
+           "                       measures the error on them (nmf, gnmf, semignmf, cnmf)\n"
            "  --subsample N        survey N random samples (by --seed): the consensus is n x n\n"
            "  --out DIR            the output folder (made when missing)\n"
            "  Every option of `run` that sets the method, its weights, the algorithm, the limits,\n"
            "  the seed and the data's preparation applies (facet-cli help run); --rank, --json,\n"
-           "  --factors, --basis-png, --init-from and --classes do not.\n"_s;
+           "  --factors, --basis-png, --init-from, --classes and the mask options do not.\n"_s;
 }
 
 Result<CliOptions> parseRankSurveyArguments(const QStringList& arguments)
 {
     RankSurveyCliOptions survey;
-    QString ranks, runs = u"10"_s, subsample = u"0"_s;
+    QString ranks, runs = u"10"_s, subsample = u"0"_s, folds = u"3"_s, holdout = u"0.1"_s;
     QStringList rest { u"run"_s };
     for (qsizetype i = 1; i < arguments.size(); ++i) {
         QString arg = arguments.at(i);
@@ -147,6 +150,16 @@ Result<CliOptions> parseRankSurveyArguments(const QStringList& arguments)
     if (!s)
         return Error { s.error() };
     survey.subsample = *s;
+    const Result<int> f = readIntValue(folds, u"--folds"_s, 0, 1000);
+    if (!f)
+        return Error { f.error() };
+    survey.folds = *f;
+    const Result<double> h = readDoubleValue(holdout, u"--holdout"_s);
+    if (!h)
+        return Error { h.error() };
+    if (!(*h > 0 && *h <= 0.5))
+        return surveyError(u"--holdout must be in (0, 0.5], got %1"_s.arg(holdout));
+    survey.holdout = *h;
     for (const char* required : { "dataset", "method" })
         if (!rest.contains(u"--"_s + QLatin1String(required))
             && std::none_of(rest.begin(), rest.end(), [&](const QString& a) {
@@ -154,7 +167,9 @@ Result<CliOptions> parseRankSurveyArguments(const QStringList& arguments)
                }))
             return surveyError(u"rank-survey needs --%1"_s.arg(QLatin1String(required)));
     survey.arguments = QStringList { u"rank-survey"_s } + rest.mid(1);
-    survey.arguments << u"--ranks"_s << ranks << u"--runs"_s << QString::number(survey.runs);
+    survey.arguments << u"--ranks"_s << ranks << u"--runs"_s << QString::number(survey.runs)
+                     << u"--folds"_s << QString::number(survey.folds) << u"--holdout"_s
+                     << QString::number(survey.holdout);
     if (survey.subsample > 0)
         survey.arguments << u"--subsample"_s << QString::number(survey.subsample);
     rest << u"--rank"_s << QString::number(survey.ranks.front()) << u"--json"_s << u"-"_s;
@@ -219,6 +234,8 @@ int runRankSurveyCommand(
     surveyOptions.run = options.run;
     surveyOptions.ranks = survey.ranks;
     surveyOptions.runs = survey.runs;
+    surveyOptions.folds = survey.folds;
+    surveyOptions.holdout = survey.holdout;
     RankSurveyResult result;
     try {
         result = runRankSurvey(

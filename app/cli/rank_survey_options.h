@@ -13,6 +13,8 @@ namespace facet::cli {
 struct RankSurveyCliOptions {
     std::vector<int> ranks; // --ranks 2-30 or 2,4,8
     int runs = 10; // --runs R per rank
+    int folds = 3; // --folds F held-out folds per rank (0: none)
+    double holdout = 0.1; // --holdout P, the fraction of entries each fold holds out
     int subsample = 0; // --subsample N: survey N random samples (seeded); 0 = all
     QString outDir; // --out DIR
     // The arguments as given (the dataset made absolute), which survey.json records.

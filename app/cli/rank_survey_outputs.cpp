@@ -66,6 +66,7 @@ QJsonObject rankSurveyJson(const RankSurveyReport& report)
             { u"ac"_s, spread(row.ac) },
             { u"nmi"_s, spread(row.nmi) },
             { u"reconstruction_error"_s, spread(row.reconstruction) },
+            { u"held_out_error"_s, spread(row.heldOut) },
             { u"sparseness_v"_s, spread(row.sparsenessV) },
             { u"sparseness_basis"_s, spread(row.sparsenessBasis) },
             { u"seconds"_s, spread(row.seconds) },
@@ -81,19 +82,27 @@ QJsonObject rankSurveyJson(const RankSurveyReport& report)
         { u"method"_s, QString::fromStdString(report.options.run.method) },
         { u"options"_s, runOptionsToJson(report.options.run) },
         { u"runs_per_rank"_s, report.options.runs },
+        { u"held_out"_s,
+            QJsonObject { { u"folds"_s, report.options.folds },
+                { u"fraction"_s, report.options.holdout },
+                { u"note"_s, report.result.heldOutNote } } },
         { u"first_seed"_s, QString::number(report.options.run.driver.seed) },
         { u"ranks"_s, rows },
         { u"suggestion"_s,
             QJsonObject { { u"cophenetic"_s,
-                QJsonObject { { u"rank"_s, report.result.byCophenetic.rank },
-                    { u"why"_s, report.result.byCophenetic.why } } } } },
+                              QJsonObject { { u"rank"_s, report.result.byCophenetic.rank },
+                                  { u"why"_s, report.result.byCophenetic.why } } },
+                { u"held_out"_s,
+                    QJsonObject { { u"rank"_s, report.result.byHeldOut.rank },
+                        { u"why"_s, report.result.byHeldOut.why } } } } },
     };
 }
 
 QByteArray rankSurveyCsv(const RankSurveyReport& report)
 {
     QByteArray csv = "rank,cophenetic,dispersion,ac_mean,ac_std,nmi_mean,nmi_std,"
-                     "reconstruction_error_mean,reconstruction_error_std,sparseness_v_mean,"
+                     "reconstruction_error_mean,reconstruction_error_std,held_out_error_mean,"
+                     "held_out_error_std,sparseness_v_mean,"
                      "sparseness_basis_mean,seconds_mean,converged_runs,runs\r\n";
     const auto pair = [](const MeanStd& s) {
         return s.count == 0 ? QByteArray(",") : csvNumber(s.mean) + ',' + csvNumber(s.std);
@@ -101,10 +110,10 @@ QByteArray rankSurveyCsv(const RankSurveyReport& report)
     for (const RankSurveyRow& row : report.result.rows)
         csv += QByteArray::number(row.rank) + ',' + csvNumber(row.consensus.cophenetic) + ','
             + csvNumber(row.consensus.dispersion) + ',' + pair(row.ac) + ',' + pair(row.nmi) + ','
-            + pair(row.reconstruction) + ',' + csvNumber(row.sparsenessV.mean) + ','
-            + csvNumber(row.sparsenessBasis.mean) + ',' + csvNumber(row.seconds.mean) + ','
-            + QByteArray::number(row.converged) + ',' + QByteArray::number(report.options.runs)
-            + "\r\n";
+            + pair(row.reconstruction) + ',' + pair(row.heldOut) + ','
+            + csvNumber(row.sparsenessV.mean) + ',' + csvNumber(row.sparsenessBasis.mean) + ','
+            + csvNumber(row.seconds.mean) + ',' + QByteArray::number(row.converged) + ','
+            + QByteArray::number(report.options.runs) + "\r\n";
     return csv;
 }
 
@@ -119,16 +128,18 @@ QString rankSurveyMarkdown(const RankSurveyReport& report)
     md += u"| k | cophenetic | dispersion |"_s;
     if (report.labelled)
         md += u" AC | NMI |"_s;
-    md += u" reconstruction error | sparseness V | sparseness basis | seconds | converged |\n"_s;
+    md += u" reconstruction error | held-out error | sparseness V | sparseness basis | seconds | "
+          "converged |\n"_s;
     md += u"|---|---|---|"_s + (report.labelled ? u"---|---|"_s : QString())
-        + u"---|---|---|---|---|\n"_s;
+        + u"---|---|---|---|---|---|\n"_s;
     for (const RankSurveyRow& row : report.result.rows) {
         md += u"| %1 | %2 | %3 |"_s.arg(row.rank)
                   .arg(number(row.consensus.cophenetic))
                   .arg(number(row.consensus.dispersion));
         if (report.labelled)
             md += u" %1 | %2 |"_s.arg(cell(row.ac), cell(row.nmi));
-        md += u" %1 | %2 | %3 | %4 | %5 of %6 |\n"_s.arg(cell(row.reconstruction))
+        md += u" %1 | %2 | %3 | %4 | %5 | %6 of %7 |\n"_s.arg(cell(row.reconstruction))
+                  .arg(cell(row.heldOut))
                   .arg(number(row.sparsenessV.mean))
                   .arg(number(row.sparsenessBasis.mean))
                   .arg(number(row.seconds.mean, 3))
@@ -141,6 +152,14 @@ QString rankSurveyMarkdown(const RankSurveyReport& report)
                   .arg(report.result.byCophenetic.why);
     else
         md += u"No rank suggested: %1.\n"_s.arg(report.result.byCophenetic.why);
+    if (report.result.byHeldOut.rank > 0)
+        md += u"\n**Held-out error, %1 folds of %2 %% of the entries: k = %3**: %4.\n"_s
+                  .arg(report.options.folds)
+                  .arg(100 * report.options.holdout)
+                  .arg(report.result.byHeldOut.rank)
+                  .arg(report.result.byHeldOut.why);
+    else if (!report.result.heldOutNote.isEmpty())
+        md += u"\nNo held-out error: %1.\n"_s.arg(report.result.heldOutNote);
     return md;
 }
 
@@ -185,6 +204,17 @@ Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyR
             { curve(report, u"mean over the runs"_s,
                 [](const RankSurveyRow& r) { return r.reconstruction.mean; }) },
             {}, 0, 0.01 } });
+    if (report.result.byHeldOut.rank > 0)
+        charts.push_back({ u"heldout"_s,
+            { u"Held-out error (%1 folds, %2 %% of the entries): %3"_s.arg(report.options.folds)
+                    .arg(100 * report.options.holdout)
+                    .arg(on),
+                u"rank k"_s, u"error on the held-out entries"_s,
+                { curve(report, u"mean over the folds"_s,
+                      [](const RankSurveyRow& r) { return r.heldOut.mean; }),
+                    curve(report, u"reconstruction error of the full fits"_s,
+                        [](const RankSurveyRow& r) { return r.reconstruction.mean; }) },
+                {}, 0, 0.01 } });
     charts.push_back({ u"sparseness"_s,
         { u"Hoyer sparseness: %1"_s.arg(on), u"rank k"_s, u"sparseness"_s,
             { curve(report, u"V"_s, [](const RankSurveyRow& r) { return r.sparsenessV.mean; }),

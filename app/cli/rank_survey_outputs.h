@@ -24,7 +24,8 @@ QJsonObject rankSurveyJson(const RankSurveyReport& report);
 QByteArray rankSurveyCsv(const RankSurveyReport& report);
 QString rankSurveyMarkdown(const RankSurveyReport& report);
 
-// Writes into `dir` (which exists): survey.json, survey.csv, survey.md; consensus.*,
+// Writes into `dir` (which exists): survey.json, survey.csv, survey.md; consensus.*, heldout.*
+// (when measured),
 // reconstruction.*, sparseness.*, time.* and, with labels, ac_nmi.* (PNG, SVG, PDF); and
 // consensus_kK.png, the consensus of the suggested rank in average-linkage order (one pixel per
 // sample pair, white 0 to black 1). Returns the files written.

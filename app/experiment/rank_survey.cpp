@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment/rank_survey.h"
 
+#include "core/random.h"
+#include "methods/mask.h"
 #include "metrics/quality.h"
 
 #include <QStringList>
@@ -13,6 +15,35 @@
 namespace facet {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// sqrt(sum (X - basis V^T)^2 / sum X^2) over the entries whose weight is 0.
+double heldOutError(MatrixCRef X, const Matrix& weights, const Matrix& basis, const Matrix& V)
+{
+    double residual = 0, total = 0;
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (weights(i, j) == 0) {
+                const double x = double(X(i, j));
+                const double r = x - double(basis.row(i).dot(V.row(j)));
+                residual += r * r;
+                total += x * x;
+            }
+    return total > 0 ? std::sqrt(residual / total) : std::nan("");
+}
+
+} // namespace
+
+Matrix heldOutWeights(Eigen::Index m, Eigen::Index n, double holdout, std::uint64_t seed, int fold)
+{
+    Rng rng(seed ^ (0x9E3779B97F4A7C15ULL * std::uint64_t(fold + 1)));
+    Matrix weights(m, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = 0; i < m; ++i)
+            weights(i, j) = rng.uniform() < holdout ? Scalar(0) : Scalar(1);
+    return weights;
+}
 
 RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     const RankSurveyOptions& options, const RankSurveyProgress& progress, std::stop_token stop)
@@ -29,9 +60,20 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     if (const std::string problem = consensusSizeProblem(X.cols(), options.maxConsensusBytes);
         !problem.empty())
         throw std::invalid_argument(problem);
+    if (options.folds > 0 && !(options.holdout > 0 && options.holdout <= 0.5))
+        throw std::invalid_argument("the held-out fraction must be in (0, 0.5]");
 
     RankSurveyResult result;
-    const int total = int(options.ranks.size()) * options.runs;
+    const bool heldOut = options.folds > 0 && acceptsMask(options.run.method);
+    if (options.folds > 0 && !heldOut)
+        result.heldOutNote = QString::fromStdString(maskRefusal(options.run.method));
+    // The same folds at every rank, so the ranks are compared on the same held-out entries.
+    std::vector<std::shared_ptr<const Matrix>> folds;
+    for (int f = 0; heldOut && f < options.folds; ++f)
+        folds.push_back(std::make_shared<const Matrix>(
+            heldOutWeights(X.rows(), X.cols(), options.holdout, options.run.driver.seed, f)));
+    const int perRank = options.runs + int(folds.size());
+    const int total = int(options.ranks.size()) * perRank;
     int done = 0;
     // One graph or kernel for every run of the survey (the same data throughout).
     SetupCache cache;
@@ -74,6 +116,34 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
             row.converged += f.stopReason == StopReason::Converged ? 1 : 0;
             ++done;
         }
+        std::vector<double> heldOutErrors;
+        for (std::size_t f = 0; f < folds.size(); ++f) {
+            if (stop.stop_requested()) {
+                result.cancelled = true;
+                break;
+            }
+            if (progress)
+                progress(done, total, k, options.runs + int(f));
+            RunOptions run = options.run;
+            run.params.rank = k;
+            run.clusters = k;
+            run.params.weights = folds[f];
+            const RunResult one = runAndCluster(X, {}, run, control);
+            if (!one.cancelledDuring.empty()
+                || one.factorization.stopReason == StopReason::Cancelled) {
+                result.cancelled = true;
+                break;
+            }
+            heldOutErrors.push_back(
+                heldOutError(X, *folds[f], one.factorization.basis, one.factorization.V));
+            ++done;
+        }
+        if (result.cancelled) {
+            result.byCophenetic = suggestByCophenetic(result.rows);
+            result.byHeldOut = suggestByHeldOut(result.rows);
+            return result;
+        }
+        row.heldOut = meanStd(heldOutErrors);
         row.consensus = consensusOf(clusterings, options.maxConsensusBytes);
         if (!options.keepConsensus)
             row.consensus.matrix.resize(0, 0);
@@ -88,7 +158,24 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     if (progress)
         progress(done, total, 0, 0);
     result.byCophenetic = suggestByCophenetic(result.rows);
+    result.byHeldOut = suggestByHeldOut(result.rows);
     return result;
+}
+
+RankSuggestion suggestByHeldOut(const std::vector<RankSurveyRow>& rows)
+{
+    const RankSurveyRow* best = nullptr;
+    for (const RankSurveyRow& row : rows)
+        if (row.heldOut.count > 0 && std::isfinite(row.heldOut.mean)
+            && (!best || row.heldOut.mean < best->heldOut.mean))
+            best = &row;
+    if (!best)
+        return { 0, u"no held-out error was measured"_s };
+    return { best->rank,
+        u"the held-out error is lowest at k = %1 (%2 over %3 folds): a larger rank fits the noise "
+        "of the entries it sees"_s.arg(best->rank)
+            .arg(best->heldOut.mean, 0, 'f', 4)
+            .arg(best->heldOut.count) };
 }
 
 RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows)

@@ -19,11 +19,17 @@ namespace facet {
 //   dispersion (Kim & Park 2007), ordered for display;
 // - with labels, the AC and NMI spread over the runs;
 // - the reconstruction error ||X - basis V^T|| / ||X||, the Hoyer sparseness of V and of the
-//   basis, and the time, each as mean and standard deviation over the runs.
+//   basis, and the time, each as mean and standard deviation over the runs;
+// - for the methods that take masks (nmf, gnmf, semignmf, cnmf), the held-out error (Wold-style
+//   cross-validation of a matrix factorization): in each of `folds` folds a random fraction
+//   `holdout` of the entries (the same folds at every rank) is masked, the method is fitted on the
+//   rest, and sqrt(sum_held (X - basis V^T)^2 / sum_held X^2) is measured on the masked entries.
 struct RankSurveyOptions {
     RunOptions run; // method, algorithm, limits, weights; run.driver.seed is the first seed
     std::vector<int> ranks;
     int runs = 10; // R, at least 2 for a consensus that can disagree
+    int folds = 3; // held-out folds per rank; 0 = no held-out error
+    double holdout = 0.1; // fraction of the entries each fold holds out, in (0, 0.5]
     std::int64_t maxConsensusBytes = kConsensusMaxBytes;
     bool keepConsensus = true; // keep each rank's matrix (n x n) for a view
 };
@@ -34,6 +40,7 @@ struct RankSurveyRow {
     MeanStd ac; // count 0 without labels
     MeanStd nmi;
     MeanStd reconstruction;
+    MeanStd heldOut; // count 0 when not measured (folds 0, or a method without masks)
     MeanStd sparsenessV;
     MeanStd sparsenessBasis;
     MeanStd seconds;
@@ -50,6 +57,9 @@ struct RankSurveyResult {
     std::vector<RankSurveyRow> rows; // in the order of options.ranks; fewer when cancelled
     bool cancelled = false;
     RankSuggestion byCophenetic;
+    RankSuggestion byHeldOut;
+    // Why no held-out error was measured, when it was not (empty otherwise).
+    QString heldOutNote;
 };
 
 // Called on the caller's thread before each run (rank k, run r of the rank, from 0) and once at
@@ -66,5 +76,12 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
 // Brunet's reading of the cophenetic curve: the rank just before its largest fall (the last rank
 // whose clusterings the runs still agree on); the largest rank when it never falls.
 RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows);
+
+// The rank with the lowest mean held-out error.
+RankSuggestion suggestByHeldOut(const std::vector<RankSurveyRow>& rows);
+
+// The weights of held-out fold `fold` (0-based) of an m x n matrix: 0 for each entry held out
+// (each with probability `holdout`, drawn from `seed` and the fold), 1 elsewhere.
+Matrix heldOutWeights(Eigen::Index m, Eigen::Index n, double holdout, std::uint64_t seed, int fold);
 
 } // namespace facet

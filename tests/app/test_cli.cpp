@@ -637,8 +637,8 @@ private slots:
             u"80"_s, u"--seed"_s, u"4"_s, u"--out"_s, out });
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QStringList expected { u"survey.json"_s, u"survey.csv"_s, u"survey.md"_s };
-        for (const QString& plot :
-            { u"consensus"_s, u"ac_nmi"_s, u"reconstruction"_s, u"sparseness"_s, u"time"_s })
+        for (const QString& plot : { u"consensus"_s, u"ac_nmi"_s, u"heldout"_s, u"reconstruction"_s,
+                 u"sparseness"_s, u"time"_s })
             for (const QString& suffix : { u".png"_s, u".svg"_s, u".pdf"_s })
                 expected << plot + suffix;
         for (const QString& file : expected)
@@ -654,6 +654,7 @@ private slots:
             const double cophenetic = row[u"cophenetic"_s].toDouble(2);
             QVERIFY(cophenetic >= -1 && cophenetic <= 1);
             QCOMPARE(row[u"ac"_s].toObject()[u"count"_s].toInt(), 3);
+            QCOMPARE(row[u"held_out_error"_s].toObject()[u"count"_s].toInt(), 3); // --folds 3
         }
         const int suggested
             = json[u"suggestion"_s].toObject()[u"cophenetic"_s].toObject()[u"rank"_s].toInt();

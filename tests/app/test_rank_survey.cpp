@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The rank survey's held-out error (issue 38): on planted X = U V^T + noise of rank r it is
+// lowest at r; the folds are seeded and the same at every rank; a method without masks says why
+// it has none.
+#include "core/random.h"
+#include "experiment/rank_survey.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace facet;
+
+namespace {
+
+Matrix planted(int m, int n, int rank, std::uint64_t seed)
+{
+    Rng rng(seed);
+    const Matrix U = rng.uniformMatrix(m, rank);
+    const Matrix V = rng.uniformMatrix(n, rank);
+    Matrix X = U * V.transpose();
+    for (Eigen::Index i = 0; i < X.size(); ++i)
+        X.data()[i] += Scalar(0.01 * rng.uniform());
+    return X;
+}
+
+RankSurveyOptions surveyOptions(std::vector<int> ranks)
+{
+    RankSurveyOptions options;
+    options.run.method = "nmf";
+    options.run.driver.maxIter = 600;
+    options.run.driver.seed = 3;
+    options.ranks = std::move(ranks);
+    options.runs = 2;
+    options.folds = 3;
+    options.keepConsensus = false;
+    return options;
+}
+
+} // namespace
+
+class TestRankSurvey : public QObject {
+    Q_OBJECT
+
+private slots:
+    void heldOutErrorIsLowestAtThePlantedRank_data()
+    {
+        QTest::addColumn<int>("rank");
+        QTest::newRow("rank 3") << 3;
+        QTest::newRow("rank 5") << 5;
+    }
+
+    void heldOutErrorIsLowestAtThePlantedRank()
+    {
+        QFETCH(int, rank);
+        const Matrix X = planted(30, 40, rank, 17 + std::uint64_t(rank));
+        std::vector<int> ranks;
+        for (int k = rank - 2; k <= rank + 3; ++k)
+            ranks.push_back(k);
+        const RankSurveyResult result = runRankSurvey(X, {}, surveyOptions(ranks));
+        QCOMPARE(result.rows.size(), ranks.size());
+        QString curve;
+        for (const RankSurveyRow& row : result.rows) {
+            QCOMPARE(row.heldOut.count, 3);
+            curve += QStringLiteral(" k=%1: %2").arg(row.rank).arg(row.heldOut.mean, 0, 'g', 3);
+        }
+        QVERIFY2(result.byHeldOut.rank == rank, qPrintable(curve));
+        QVERIFY2(result.byHeldOut.why.contains(QStringLiteral("lowest at k = %1").arg(rank)),
+            qPrintable(result.byHeldOut.why));
+        QVERIFY(result.heldOutNote.isEmpty());
+    }
+
+    void foldsAreSeededAndMethodsWithoutMasksSaySo()
+    {
+        const Matrix a = heldOutWeights(20, 30, 0.1, 5, 0);
+        QVERIFY(a == heldOutWeights(20, 30, 0.1, 5, 0));
+        QVERIFY(a != heldOutWeights(20, 30, 0.1, 5, 1));
+        const double held = double((a.array() == 0).count()) / double(a.size());
+        QVERIFY2(held > 0.04 && held < 0.18, qPrintable(QString::number(held)));
+
+        RankSurveyOptions cf = surveyOptions({ 2, 3 });
+        cf.run.method = "cf";
+        const RankSurveyResult result = runRankSurvey(planted(20, 30, 2, 1), {}, cf);
+        QCOMPARE(result.rows.front().heldOut.count, 0);
+        QCOMPARE(result.byHeldOut.rank, 0);
+        QVERIFY2(!result.heldOutNote.isEmpty(), "no reason given");
+    }
+};
+
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestRankSurvey)
+#include "test_rank_survey.moc"
