@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/rank_survey_command.h"
 
+#include "cli/cli_option_readers.h"
 #include "cli/commands.h"
 #include "cli/rank_survey_outputs.h"
 #include "core/openmp.h"
@@ -26,25 +27,15 @@ Error surveyError(const QString& message)
     return Error { message + u" (see: facet-cli help rank-survey)"_s };
 }
 
+// Sorted, each rank once.
 Result<std::vector<int>> readRanks(const QString& text)
 {
-    std::vector<int> ranks;
-    for (const QString& raw : text.split(u',', Qt::SkipEmptyParts)) {
-        const QString part = raw.trimmed();
-        const qsizetype dash = part.indexOf(u'-', 1);
-        bool okA = false, okB = true;
-        const int a = (dash > 0 ? part.left(dash) : part).toInt(&okA);
-        const int b = dash > 0 ? part.mid(dash + 1).toInt(&okB) : a;
-        if (!okA || !okB || b < a || a < 1 || b - a > 10000)
-            return surveyError(
-                u"--ranks expects ranks such as 2-30 or 2,4,8; got '%1'"_s.arg(part));
-        for (int k = a; k <= b; ++k)
-            if (std::find(ranks.begin(), ranks.end(), k) == ranks.end())
-                ranks.push_back(k);
-    }
-    if (ranks.empty())
-        return surveyError(u"--ranks expects ranks such as 2-30 or 2,4,8"_s);
-    std::sort(ranks.begin(), ranks.end());
+    Result<std::vector<int>> ranks
+        = readIntegerList(text, u"--ranks"_s, u"ranks such as 2-30 or 2,4,8"_s);
+    if (!ranks)
+        return surveyError(ranks.error());
+    std::sort(ranks->begin(), ranks->end());
+    ranks->erase(std::unique(ranks->begin(), ranks->end()), ranks->end());
     return ranks;
 }
 

@@ -29,22 +29,7 @@ Error sweepOptionError(const QString& message)
 // "2-10", "2,4,6" or "2-5,8": the values of c.
 Result<std::vector<int>> clusterList(const QString& text)
 {
-    std::vector<int> counts;
-    for (const QString& raw : text.split(u',', Qt::SkipEmptyParts)) {
-        const QString part = raw.trimmed();
-        const qsizetype dash = part.indexOf(u'-', 1);
-        bool okA = false, okB = true;
-        const int a = (dash > 0 ? part.left(dash) : part).toInt(&okA);
-        const int b = dash > 0 ? part.mid(dash + 1).toInt(&okB) : a;
-        if (!okA || !okB || b < a || a < 1 || b - a > 10000)
-            return sweepOptionError(
-                u"--clusters expects counts such as 2-10 or 2,4,6; got '%1'"_s.arg(part));
-        for (int c = a; c <= b; ++c)
-            counts.push_back(c);
-    }
-    if (counts.empty())
-        return sweepOptionError(u"--clusters expects counts such as 2-10 or 2,4,6"_s);
-    return counts;
+    return readIntegerList(text, u"--clusters"_s, u"counts such as 2-10 or 2,4,6"_s);
 }
 
 // "lambda=0.01,0.1,1,10".

@@ -116,6 +116,22 @@ inline bool hasNote(const Factorization& f, const std::string& text)
 }
 
 // ||a - b|| / ||b||.
+// Largest violation of the KKT conditions of min O over F >= 0, relative to the largest
+// gradient entry: with G = N - P (proportional to the gradient), |G| where F is above the floor,
+// max(0, -G) where F sits at it.
+inline double kktViolation(const Matrix& F, const UpdateTerms& t)
+{
+    const Matrix G = t.denominator - t.numerator;
+    const double scale = std::max(double(t.numerator.cwiseAbs().maxCoeff()), 1e-300);
+    const double active = 1e-9 * std::max(double(F.maxCoeff()), 1e-300);
+    double worst = 0;
+    for (Eigen::Index i = 0; i < F.size(); ++i) {
+        const double g = double(G.data()[i]);
+        worst = std::max(worst, double(F.data()[i]) > active ? std::abs(g) : std::max(0.0, -g));
+    }
+    return worst / scale;
+}
+
 inline double relativeDifference(const Matrix& a, const Matrix& b)
 {
     return double((a - b).norm() / std::max(b.norm(), Scalar(1e-300)));

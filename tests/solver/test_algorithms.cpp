@@ -40,22 +40,6 @@ MethodOptions algorithmOptions(
     return o;
 }
 
-// Largest violation of the KKT conditions of min O over F >= 0, relative to the largest
-// gradient entry: with G = N - P (proportional to the gradient), |G| where F is above the floor,
-// max(0, -G) where F sits at it.
-double kktViolation(const Matrix& F, const UpdateTerms& t)
-{
-    const Matrix G = t.denominator - t.numerator;
-    const double scale = std::max(double(t.numerator.cwiseAbs().maxCoeff()), 1e-300);
-    const double active = 1e-9 * std::max(double(F.maxCoeff()), 1e-300);
-    double worst = 0;
-    for (Index i = 0; i < F.size(); ++i) {
-        const double g = double(G.data()[i]);
-        worst = std::max(worst, double(F.data()[i]) > active ? std::abs(g) : std::max(0.0, -g));
-    }
-    return worst / scale;
-}
-
 } // namespace
 
 class TestAlgorithms : public QObject {

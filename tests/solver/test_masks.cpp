@@ -67,20 +67,6 @@ Algorithm algorithmOf(const QString& name)
     return *parseAlgorithm(name.toStdString());
 }
 
-// Largest KKT violation of min O over F >= 0 (as test_algorithms.cpp), relative.
-double kktViolation(const Matrix& F, const UpdateTerms& t)
-{
-    const Matrix G = t.denominator - t.numerator;
-    const double scale = std::max(double(t.numerator.cwiseAbs().maxCoeff()), 1e-300);
-    const double active = 1e-9 * std::max(double(F.maxCoeff()), 1e-300);
-    double worst = 0;
-    for (Index i = 0; i < F.size(); ++i) {
-        const double g = double(G.data()[i]);
-        worst = std::max(worst, double(F.data()[i]) > active ? std::abs(g) : std::max(0.0, -g));
-    }
-    return worst / scale;
-}
-
 } // namespace
 
 class TestMasks : public QObject {
