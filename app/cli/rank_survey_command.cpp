@@ -3,11 +3,11 @@
 
 #include "cli/cli_option_readers.h"
 #include "cli/commands.h"
-#include "cli/rank_survey_outputs.h"
 #include "core/openmp.h"
 #include "core/random.h"
 #include "data/dataset_identity.h"
 #include "experiment/rank_survey.h"
+#include "rank_survey_outputs.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -247,7 +247,7 @@ int runRankSurveyCommand(
         return kExitInterrupted;
     }
     const DatasetIdentity identity = datasetIdentity(data, options.dataset, dataSha256(data.X));
-    const Result<QStringList> written = writeRankSurveyOutputs(
+    const Result<QStringList> written = plots::writeRankSurveyOutputs(
         survey.outDir, { identity, data.hasLabels(), survey.arguments, surveyOptions, result });
     if (!written) {
         err << "facet-cli: " << written.error() << Qt::endl;

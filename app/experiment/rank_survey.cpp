@@ -206,8 +206,8 @@ RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows)
     return { before->rank,
         u"the cophenetic correlation falls most after k = %1 (%2 to %3 at k = %4): the last rank "
         "whose clusterings the runs agree on (Brunet et al. 2004)"_s.arg(before->rank)
-            .arg(before->consensus.cophenetic, 0, 'f', 4)
-            .arg((*after)->consensus.cophenetic, 0, 'f', 4)
+            .arg(before->consensus.cophenetic, 0, 'g', 6)
+            .arg((*after)->consensus.cophenetic, 0, 'g', 6)
             .arg((*after)->rank) };
 }
 

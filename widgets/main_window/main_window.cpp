@@ -14,6 +14,7 @@
 #include "models/run_history_model.h"
 #include "runs/run_history_view.h"
 #include "runs/run_summary.h"
+#include "survey/rank_survey_view.h"
 #include "views/basis_gallery.h"
 #include "views/cluster_view.h"
 #include "views/convergence_plot.h"
@@ -79,6 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_clusters(new ClusterView)
     , m_inspector(new DatasetInspector)
     , m_experiment(new ExperimentView)
+    , m_rankSurvey(new RankSurveyView)
     , m_projection(new ProjectionView)
     , m_representation(new RepresentationView)
     , m_reconstruction(new ReconstructionView)
@@ -124,6 +126,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_rerunTimer, &QTimer::timeout, this, &MainWindow::restartRun);
     connect(m_controls, &ControlPanel::optionsChanged, this, &MainWindow::onOptionsChanged);
     connect(m_experiment, &ExperimentView::trialRunRequested, this, &MainWindow::openTrialRun);
+    connect(m_rankSurvey, &RankSurveyView::statusMessage, this,
+        [this](const QString& message) { statusBar()->showMessage(message); });
+    connect(m_controls, &ControlPanel::optionsChanged, this,
+        [this] { m_rankSurvey->setRunOptions(m_controls->runOptions()); });
     connectRunHistory();
     // A sample picked in the clusters or the representation is shown reconstructed.
     const auto showSample = [this](int sample) {
@@ -197,6 +203,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     // A running experiment stops at close too, not only when the window is destroyed; its
     // finished cells stay in the view (and in an export) as after Cancel.
     m_experiment->cancel();
+    m_rankSurvey->cancel();
     stopWorker();
     updateActions();
     event->accept();

@@ -37,6 +37,7 @@ class ProjectionView;
 class ReconstructionView;
 class RepresentationView;
 class RunHistoryModel;
+class RankSurveyView;
 class RunHistoryView;
 class PreprocessDialog;
 class RecentFilesMenu;
@@ -136,6 +137,9 @@ public:
     static constexpr int kAutoRerunDelayMs = 250;
     // Shows and raises the Experiment dock (Run > Experiment...).
     void showExperiment();
+    // Shows and raises the Rank survey dock (Run > Rank survey...), on the Controls' options.
+    void showRankSurvey();
+    RankSurveyView* rankSurveyView() const { return m_rankSurvey; }
     // Shows the 2-D overcomplete-basis demo (View menu), made on first use; null before.
     void showOvercompleteDemo();
     OvercompleteDemo* overcompleteDemo() const { return m_demo; }
@@ -258,6 +262,7 @@ private:
     ClusterView* m_clusters = nullptr;
     DatasetInspector* m_inspector = nullptr;
     ExperimentView* m_experiment = nullptr;
+    RankSurveyView* m_rankSurvey = nullptr;
     ProjectionView* m_projection = nullptr;
     RepresentationView* m_representation = nullptr;
     ReconstructionView* m_reconstruction = nullptr;
@@ -275,6 +280,7 @@ private:
     QDockWidget* m_projectionDock = nullptr;
     QAction* m_projectAction = nullptr;
     QDockWidget* m_experimentDock = nullptr;
+    QDockWidget* m_rankSurveyDock = nullptr;
     QDockWidget* m_datasetDock = nullptr;
     QDockWidget* m_clustersDock = nullptr;
     RecentFilesMenu* m_recent = nullptr;

@@ -147,6 +147,7 @@ void MainWindow::onDatasetLoaded(quint64, const OpenedDataset& opened)
     // Loaded from its request (not a trial's subset): a session can open it again.
     rememberDataset({ m_request, m_dataset->name, m_datasetIdentity.sha256 });
     m_experiment->setDataset(m_dataset, m_request);
+    m_rankSurvey->setDataset(m_dataset, m_datasetIdentity);
     if (!isBuiltin(m_dataset->source))
         m_recent->add(m_dataset->source);
     if (opened.noFace.isEmpty())

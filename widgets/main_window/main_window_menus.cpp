@@ -107,6 +107,9 @@ void MainWindow::createMenus()
     run->addSeparator();
     QAction* experiment = run->addAction(tr("&Experiment..."), this, &MainWindow::showExperiment);
     experiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction* survey = run->addAction(tr("Ran&k survey..."), this, &MainWindow::showRankSurvey);
+    survey->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    survey->setStatusTip(tr("Choose k: consensus, held-out error and scores per rank"));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())

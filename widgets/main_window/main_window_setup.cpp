@@ -2,6 +2,7 @@
 // How the main window is put together and restored: docks, saved geometry and options. Its menus
 // are in main_window_menus.cpp.
 #include "main_window/main_window.h"
+#include "survey/rank_survey_view.h"
 
 #include "common/vertical_scroll_area.h"
 #include "controls/control_panel.h"
@@ -82,6 +83,19 @@ void MainWindow::createDocks()
     m_experimentDock->setFloating(true);
     m_experimentDock->resize(1200, 760);
     m_experimentDock->hide();
+    m_rankSurveyDock = addDock(m_rankSurvey, tr("Rank survey"), QStringLiteral("rankSurveyDock"),
+        Qt::BottomDockWidgetArea);
+    m_rankSurveyDock->setFloating(true);
+    m_rankSurveyDock->resize(900, 640);
+    m_rankSurveyDock->hide();
+}
+
+void MainWindow::showRankSurvey()
+{
+    m_rankSurvey->setRunOptions(m_controls->runOptions());
+    m_rankSurveyDock->show();
+    m_rankSurveyDock->raise();
+    m_rankSurveyDock->activateWindow();
 }
 
 void MainWindow::showExperiment()

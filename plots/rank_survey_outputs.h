@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
-namespace facet::cli {
+namespace facet::plots {
 
 // Everything a rank survey's files record: the data (with its digest), the arguments that repeat
 // it, the options and the rows.
@@ -31,4 +31,4 @@ QString rankSurveyMarkdown(const RankSurveyReport& report);
 // sample pair, white 0 to black 1). Returns the files written.
 Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyReport& report);
 
-} // namespace facet::cli
+} // namespace facet::plots

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/rank_survey_outputs.h"
+#include "rank_survey_outputs.h"
 
 #include "line_chart.h"
 #include "util/atomic_write.h"
@@ -13,7 +13,7 @@
 #include <cmath>
 #include <functional>
 
-namespace facet::cli {
+namespace facet::plots {
 
 using namespace Qt::StringLiterals;
 
@@ -42,10 +42,10 @@ QByteArray csvNumber(double v)
 }
 
 // One measure against k, for a chart.
-plots::Curve curve(const RankSurveyReport& report, const QString& name,
+Curve curve(const RankSurveyReport& report, const QString& name,
     const std::function<double(const RankSurveyRow&)>& value)
 {
-    plots::Curve c { name, {}, {} };
+    Curve c { name, {}, {} };
     for (const RankSurveyRow& row : report.result.rows) {
         c.x.push_back(row.rank);
         c.y.push_back(value(row));
@@ -185,7 +185,7 @@ Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyR
 
     const QString on = u"%1 on %2"_s.arg(
         QString::fromStdString(report.options.run.method).toUpper(), report.dataset.name);
-    std::vector<std::pair<QString, plots::LineChart>> charts;
+    std::vector<std::pair<QString, LineChart>> charts;
     charts.push_back({ u"consensus"_s,
         { u"Consensus over %1 runs: %2"_s.arg(report.options.runs).arg(on), u"rank k"_s, u"value"_s,
             { curve(report, u"cophenetic correlation"_s,
@@ -227,7 +227,7 @@ Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyR
                 [](const RankSurveyRow& r) { return r.seconds.mean; }) },
             {}, 0, 0.01 } });
     for (const auto& [name, chart] : charts) {
-        const Result<QStringList> files = plots::saveLineChart(chart, target.filePath(name));
+        const Result<QStringList> files = saveLineChart(chart, target.filePath(name));
         if (!files)
             return Error { files.error() };
         written << *files;
@@ -259,4 +259,4 @@ Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyR
     return written;
 }
 
-} // namespace facet::cli
+} // namespace facet::plots
