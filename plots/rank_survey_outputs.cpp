@@ -55,6 +55,21 @@ Curve curve(const RankSurveyReport& report, const QString& name,
 
 } // namespace
 
+QImage consensusImage(const Consensus& consensus)
+{
+    const int n = int(consensus.order.size());
+    QImage image(n, n, QImage::Format_Grayscale8);
+    for (int i = 0; i < n; ++i) {
+        uchar* line = image.scanLine(i);
+        for (int j = 0; j < n; ++j)
+            line[j] = uchar(std::lround(255
+                * (1
+                    - consensus.matrix(consensus.order[std::size_t(i)],
+                        consensus.order[std::size_t(j)]))));
+    }
+    return image;
+}
+
 QJsonObject rankSurveyJson(const RankSurveyReport& report)
 {
     QJsonArray rows;
@@ -239,16 +254,8 @@ Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyR
     for (const RankSurveyRow& row : report.result.rows) {
         if (row.rank != suggested || row.consensus.matrix.size() == 0)
             continue;
-        const int n = int(row.consensus.order.size());
-        QImage image(n, n, QImage::Format_Grayscale8);
-        for (int i = 0; i < n; ++i) {
-            uchar* line = image.scanLine(i);
-            for (int j = 0; j < n; ++j)
-                line[j] = uchar(std::lround(255
-                    * (1
-                        - row.consensus.matrix(row.consensus.order[std::size_t(i)],
-                            row.consensus.order[std::size_t(j)]))));
-        }
+        const QImage image = consensusImage(row.consensus);
+        const int n = image.width();
         const QString path = target.filePath(u"consensus_k%1.png"_s.arg(row.rank));
         if (Result<bool> ok
             = writeImageFile(path, n < 300 ? image.scaled(n * (600 / n), n * (600 / n)) : image);

@@ -5,6 +5,7 @@
 #include "experiment/rank_survey.h"
 #include "util/result.h"
 
+#include <QImage>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -19,6 +20,10 @@ struct RankSurveyReport {
     RankSurveyOptions options;
     RankSurveyResult result;
 };
+
+// A consensus matrix in its average-linkage order, one grey pixel per pair: black where every run
+// put the two samples in one cluster, white where none did.
+QImage consensusImage(const Consensus& consensus);
 
 QJsonObject rankSurveyJson(const RankSurveyReport& report);
 QByteArray rankSurveyCsv(const RankSurveyReport& report);

@@ -28,10 +28,6 @@ Result<bool> readMethodFlags(const QCommandLineParser& p, RunOptions& run);
 QString parseEachOnce(QCommandLineParser& p, const QStringList& argv);
 Result<int> readIntValue(const QString& text, const QString& what, int minimum, int maximum);
 Result<double> readDoubleValue(const QString& text, const QString& what);
-// "2-10", "2,4,6" or "2-5,8" (whole numbers from 1, a range at most 10,000 long): the values in
-// the order given. The error names `flag` and shows `example` ("counts such as 2-10 or 2,4,6").
-Result<std::vector<int>> readIntegerList(
-    const QString& text, const QString& flag, const QString& example);
 
 inline constexpr std::array<Choice<Normalize>, 3> kNormalizeChoices { {
     { u"auto", Normalize::Auto },

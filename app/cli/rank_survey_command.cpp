@@ -8,6 +8,7 @@
 #include "data/dataset_identity.h"
 #include "experiment/rank_survey.h"
 #include "rank_survey_outputs.h"
+#include "util/integer_list.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -31,7 +32,7 @@ Error surveyError(const QString& message)
 Result<std::vector<int>> readRanks(const QString& text)
 {
     Result<std::vector<int>> ranks
-        = readIntegerList(text, u"--ranks"_s, u"ranks such as 2-30 or 2,4,8"_s);
+        = parseIntegerList(text, u"--ranks"_s, u"ranks such as 2-30 or 2,4,8"_s);
     if (!ranks)
         return surveyError(ranks.error());
     std::sort(ranks->begin(), ranks->end());

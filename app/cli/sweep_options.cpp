@@ -4,6 +4,7 @@
 
 #include "cli/cli_option_readers.h"
 #include "experiment/sweep_json.h"
+#include "util/integer_list.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -29,7 +30,7 @@ Error sweepOptionError(const QString& message)
 // "2-10", "2,4,6" or "2-5,8": the values of c.
 Result<std::vector<int>> clusterList(const QString& text)
 {
-    return readIntegerList(text, u"--clusters"_s, u"counts such as 2-10 or 2,4,6"_s);
+    return parseIntegerList(text, u"--clusters"_s, u"counts such as 2-10 or 2,4,6"_s);
 }
 
 // "lambda=0.01,0.1,1,10".

@@ -3,6 +3,7 @@
 
 #include "rank_survey_outputs.h"
 #include "runs/run_summary.h"
+#include "util/integer_list.h"
 #include "util/thread_handoff.h"
 
 #include <QComboBox>
@@ -32,26 +33,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int kHeatmapSide = 260;
-
-// "2-20" or "2,4,8": sorted, each once; empty when the text is not such a list.
-std::vector<int> parseRanks(const QString& text)
-{
-    std::vector<int> ranks;
-    for (const QString& raw : text.split(u',', Qt::SkipEmptyParts)) {
-        const QString part = raw.trimmed();
-        const qsizetype dash = part.indexOf(u'-', 1);
-        bool okA = false, okB = true;
-        const int a = (dash > 0 ? part.left(dash) : part).toInt(&okA);
-        const int b = dash > 0 ? part.mid(dash + 1).toInt(&okB) : a;
-        if (!okA || !okB || a < 1 || b < a || b - a > 1000)
-            return {};
-        for (int k = a; k <= b; ++k)
-            ranks.push_back(k);
-    }
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    return ranks;
-}
 
 } // namespace
 
@@ -177,11 +158,15 @@ void RankSurveyView::start()
 {
     if (m_running || !m_data)
         return;
-    const std::vector<int> ranks = parseRanks(m_ranks->text());
-    if (ranks.empty()) {
-        Q_EMIT statusMessage(tr("Rank survey: the ranks must read like 2-20 or 2,4,8."));
+    Result<std::vector<int>> parsed
+        = parseIntegerList(m_ranks->text(), tr("Ranks"), tr("ranks such as 2-20 or 2,4,8"));
+    if (!parsed) {
+        Q_EMIT statusMessage(tr("Rank survey: %1.").arg(parsed.error()));
         return;
     }
+    std::vector<int> ranks = std::move(*parsed);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     m_surveyOptions = RankSurveyOptions {};
     m_surveyOptions.run = m_runOptions;
     m_surveyOptions.ranks = ranks;
@@ -327,16 +312,8 @@ void RankSurveyView::showRank(int rank)
     for (const RankSurveyRow& row : m_result->rows) {
         if (row.rank != rank || row.consensus.matrix.size() == 0)
             continue;
-        const int n = int(row.consensus.order.size());
-        QImage image(n, n, QImage::Format_Grayscale8);
-        for (int i = 0; i < n; ++i) {
-            uchar* line = image.scanLine(i);
-            for (int j = 0; j < n; ++j)
-                line[j] = uchar(std::lround(255
-                    * (1
-                        - row.consensus.matrix(row.consensus.order[std::size_t(i)],
-                            row.consensus.order[std::size_t(j)]))));
-        }
+        const QImage image = plots::consensusImage(row.consensus);
+        const int n = image.width();
         m_heatmap->setPixmap(
             QPixmap::fromImage(image.scaled(kHeatmapSide - 2, kHeatmapSide - 2, Qt::KeepAspectRatio,
                 n < kHeatmapSide ? Qt::FastTransformation : Qt::SmoothTransformation)));
