@@ -11,6 +11,8 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace facet {
 
@@ -188,27 +190,42 @@ RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows)
         [](const RankSurveyRow* a, const RankSurveyRow* b) { return a->rank < b->rank; });
     if (defined.size() < 2)
         return { 0, u"needs the cophenetic correlation at two or more ranks"_s };
-    double largestFall = 0;
-    const RankSurveyRow* before = nullptr;
-    for (std::size_t i = 1; i < defined.size(); ++i) {
-        const double fall = defined[i - 1]->consensus.cophenetic - defined[i]->consensus.cophenetic;
-        if (fall > largestFall) {
-            largestFall = fall;
-            before = defined[i - 1];
-        }
+    // The rank before the largest fall of a measure; a fall below round-off is none (a consensus
+    // of nested clusterings has cophenetic correlation 1 up to 1e-14 at several ranks).
+    constexpr double kRoundOff = 1e-9;
+    const auto largestFall = [&](double (*measure)(const RankSurveyRow&)) {
+        std::pair<double, std::size_t> best { kRoundOff, 0 };
+        for (std::size_t i = 1; i < defined.size(); ++i)
+            if (const double fall = measure(*defined[i - 1]) - measure(*defined[i]);
+                fall > best.first)
+                best = { fall, i };
+        return best;
+    };
+    const auto cophenetic = [](const RankSurveyRow& r) { return r.consensus.cophenetic; };
+    const auto dispersion = [](const RankSurveyRow& r) { return r.consensus.dispersion; };
+    // Kim & Park's dispersion tells apart ranks whose trees fit equally well (it falls as soon
+    // as the runs disagree on any pair): the tie-breaker when the cophenetic curve never falls.
+    QString name = u"cophenetic correlation"_s;
+    auto [fall, after] = largestFall(+cophenetic);
+    double (*measure)(const RankSurveyRow&) = +cophenetic;
+    if (after == 0) {
+        std::tie(fall, after) = largestFall(+dispersion);
+        name = u"dispersion (the cophenetic correlation does not fall)"_s;
+        measure = +dispersion;
     }
-    if (!before)
+    if (after == 0)
         return { defined.back()->rank,
-            u"the cophenetic correlation never falls over k = %1..%2: the largest rank surveyed"_s
-                .arg(defined.front()->rank)
+            u"neither the cophenetic correlation nor the dispersion falls over k = %1..%2: the "
+            "largest rank surveyed"_s.arg(defined.front()->rank)
                 .arg(defined.back()->rank) };
-    const auto after = std::find(defined.begin(), defined.end(), before) + 1;
-    return { before->rank,
-        u"the cophenetic correlation falls most after k = %1 (%2 to %3 at k = %4): the last rank "
-        "whose clusterings the runs agree on (Brunet et al. 2004)"_s.arg(before->rank)
-            .arg(before->consensus.cophenetic, 0, 'g', 6)
-            .arg((*after)->consensus.cophenetic, 0, 'g', 6)
-            .arg((*after)->rank) };
+    const RankSurveyRow& before = *defined[after - 1];
+    return { before.rank,
+        u"the %1 falls most after k = %2 (by %3, to %4 at k = %5): the last rank whose "
+        "clusterings the runs agree on (Brunet et al. 2004; Kim & Park 2007)"_s.arg(name)
+            .arg(before.rank)
+            .arg(fall, 0, 'g', 3)
+            .arg(measure(*defined[after]), 0, 'g', 4)
+            .arg(defined[after]->rank) };
 }
 
 } // namespace facet

@@ -74,7 +74,8 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     std::stop_token stop = {});
 
 // Brunet's reading of the cophenetic curve: the rank just before its largest fall (the last rank
-// whose clusterings the runs still agree on); the largest rank when it never falls.
+// whose clusterings the runs still agree on); when it never falls beyond round-off, the same
+// reading of the dispersion curve; the largest rank when neither falls.
 RankSuggestion suggestByCophenetic(const std::vector<RankSurveyRow>& rows);
 
 // The rank with the lowest mean held-out error.

@@ -70,6 +70,28 @@ private slots:
         QVERIFY(result.heldOutNote.isEmpty());
     }
 
+    // Brunet's rule reads the cophenetic curve; a fall below round-off (nested clusterings give
+    // 1 - 1e-14) is none, and the dispersion decides instead.
+    void suggestionIgnoresRoundOffFalls()
+    {
+        std::vector<RankSurveyRow> rows(3);
+        const double cophenetic[] { 1.0, 1.0 - 1e-14, 1.0 };
+        const double dispersion[] { 0.97, 1.0, 0.98 };
+        for (int i = 0; i < 3; ++i) {
+            rows[std::size_t(i)].rank = i + 2;
+            rows[std::size_t(i)].consensus.cophenetic = cophenetic[i];
+            rows[std::size_t(i)].consensus.dispersion = dispersion[i];
+        }
+        RankSuggestion s = suggestByCophenetic(rows);
+        QCOMPARE(s.rank, 3);
+        QVERIFY2(s.why.contains(QStringLiteral("dispersion")), qPrintable(s.why));
+        rows[2].consensus.cophenetic = 0.9; // a real fall after k = 3
+        s = suggestByCophenetic(rows);
+        QCOMPARE(s.rank, 3);
+        QVERIFY2(s.why.startsWith(QStringLiteral("the cophenetic correlation falls most")),
+            qPrintable(s.why));
+    }
+
     void foldsAreSeededAndMethodsWithoutMasksSaySo()
     {
         const Matrix a = heldOutWeights(20, 30, 0.1, 5, 0);
