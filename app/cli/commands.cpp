@@ -8,6 +8,7 @@
 #include "data/dataset_source.h"
 #include "data/image_render.h"
 #include "data/mat_writer.h"
+#include "data/missing_entries.h"
 #include "experiment/run_report.h"
 #include "util/atomic_write.h"
 
@@ -142,10 +143,10 @@ int runRun(
             || note.startsWith(u"left out "_s) || note.startsWith(u"images in folders below"_s))
             out << "note: " << note << '\n';
     if (!options.maskPath.isEmpty())
-        if (const Result<bool> masked = applyMaskFile(
+        if (const Result<bool> masked = facet::applyMaskFile(
                 options.maskPath, options.maskVariable, int(options.dataset.mat.pixelOrder), data);
             !masked) {
-            err << "facet-cli: " << masked.error() << Qt::endl;
+            err << "facet-cli: --mask: " << masked.error() << Qt::endl;
             return kExitFailure;
         }
     // With missing entries the L2 normalization is over each sample's observed entries.

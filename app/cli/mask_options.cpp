@@ -2,11 +2,9 @@
 #include "cli/mask_options.h"
 
 #include "cli/cli_options.h"
-#include "data/mat_loader.h"
 #include "data/noise.h"
 #include "methods/mask.h"
 
-#include <QFileInfo>
 #include <QJsonArray>
 
 #include <cmath>
@@ -61,62 +59,6 @@ Result<bool> readMaskOptions(const QCommandLineParser& p, CliOptions& o)
         = p.isSet(u"mask"_s) || p.isSet(u"missing"_s) || p.isSet(u"occlusion-missing"_s);
     if (masked && !acceptsMask(o.run.method))
         return Error { QString::fromStdString(maskRefusal(o.run.method)) };
-    return true;
-}
-
-Result<bool> applyMaskFile(
-    const QString& path, const QString& variable, int pixelOrder, Dataset& data)
-{
-    const QString name = variable.isEmpty() ? u"mask"_s : variable;
-    const Result<std::vector<Eigen::MatrixXd>> read = readMatMatrices(path, { name });
-    if (!read)
-        return Error { u"--mask: %1"_s.arg(read.error()) };
-    const Eigen::MatrixXd& stored = read->front();
-    const Eigen::Index n = data.X.cols(), m = data.X.rows();
-    if (stored.rows() != n || stored.cols() != m)
-        return Error { u"--mask: variable '%1' of %2 is %3 x %4 but the data is %5 x %6 (samples x "
-                       "features, as fea is stored: one sample per row)"_s.arg(name, path)
-                           .arg(stored.rows())
-                           .arg(stored.cols())
-                           .arg(n)
-                           .arg(m) };
-    const int h = data.height > 1 ? data.height : 1, w = data.height > 1 ? data.width : int(m);
-    PixelOrder order = PixelOrder(pixelOrder);
-    if (order == PixelOrder::Auto)
-        order = h == 28 && w == 28 ? PixelOrder::RowMajor : PixelOrder::ColumnMajor;
-    if (h == 1)
-        order = PixelOrder::RowMajor; // vectors, not images: no reordering
-    Matrix weights(m, n);
-    for (Eigen::Index j = 0; j < m; ++j) { // file column j is one pixel position
-        const Eigen::Index r = order == PixelOrder::ColumnMajor ? j % h : j / w;
-        const Eigen::Index c = order == PixelOrder::ColumnMajor ? j / h : j % w;
-        const Eigen::Index pixel = r * w + c;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const double v = stored(i, j);
-            if (!std::isfinite(v))
-                return Error { u"--mask: variable '%1' has %2 at sample %3, feature %4; weights "
-                               "must be finite (0 marks an entry missing)"_s.arg(name)
-                                   .arg(std::isnan(v) ? u"NaN"_s : u"an infinite weight"_s)
-                                   .arg(i + 1)
-                                   .arg(j + 1) };
-            if (v < 0)
-                return Error { u"--mask: variable '%1' has the negative weight %2 at sample %3, "
-                               "feature %4; weights must be >= 0 (0 marks an entry missing)"_s
-                                   .arg(name)
-                                   .arg(v)
-                                   .arg(i + 1)
-                                   .arg(j + 1) };
-            weights(pixel, i) = Scalar(v);
-        }
-    }
-    if (data.hasMask())
-        data.weights.array() *= weights.array();
-    else
-        data.weights = std::move(weights);
-    for (Eigen::Index i = 0; i < data.X.size(); ++i)
-        if (data.weights.data()[i] == 0)
-            data.X.data()[i] = 0;
-    data.maskSources << QFileInfo(path).absoluteFilePath() + u":"_s + name;
     return true;
 }
 

@@ -23,14 +23,6 @@ Result<bool> readMaskOptions(const QCommandLineParser& p, CliOptions& o);
 // The help lines of these flags.
 QString maskUsage();
 
-// --mask FILE's variable into data.weights (multiplied into weights already there from --missing
-// nan or --occlusion-missing). The variable holds one sample per row, like fea: N x D as stored,
-// each row's pixels in the file's order (--pixel-order; auto: row-major for 28x28, else
-// column-major), turned into X's row-major order here. Refused with the reason: another shape,
-// a NaN or infinite weight, a negative one. Entries of X under weight 0 are set to 0.
-Result<bool> applyMaskFile(
-    const QString& path, const QString& variable, int pixelOrder, Dataset& data);
-
 // The run JSON's "mask" object: sources, the missing fraction, whether weights other than 0 and
 // 1 occur. Empty when the data has no mask.
 QJsonObject maskJson(const Dataset& data);

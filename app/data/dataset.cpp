@@ -65,6 +65,16 @@ Dataset Dataset::selectClasses(const std::vector<int>& classes) const
         out.X.col(Eigen::Index(j)) = X.col(kept[j]);
         out.labels.push_back(newIndex[std::size_t(labels[std::size_t(kept[j])])]);
     }
+    // The hidden values of the kept columns, at their new columns (still ascending: the kept
+    // columns keep their order).
+    const Eigen::Index m = X.rows();
+    for (std::size_t j = 0; j < kept.size() && !hidden.empty(); ++j) {
+        const auto first = std::lower_bound(hidden.index.begin(), hidden.index.end(), kept[j] * m);
+        for (auto it = first; it != hidden.index.end() && *it < (kept[j] + 1) * m; ++it) {
+            out.hidden.index.push_back(Eigen::Index(j) * m + (*it - kept[j] * m));
+            out.hidden.value.push_back(hidden.value[std::size_t(it - hidden.index.begin())]);
+        }
+    }
     QStringList chosen;
     for (int c : classes) {
         out.classNames << classNames[c];

@@ -27,6 +27,15 @@ struct Dataset {
     // --mask; the entries of X under weight 0 hold 0 and are never read by a masked method.
     Matrix weights;
     QStringList maskSources; // where the weights came from ("nan", "occlusion:8", a file)
+    // The values a mask hid that were observed before it (the explorer's missing pixels,
+    // data/missing_entries.h), to score how a reconstruction fills them: linear indices into X
+    // (column-major), ascending, and the values. Empty for NaN entries and facet-cli's masks.
+    struct HiddenEntries {
+        std::vector<Eigen::Index> index;
+        std::vector<Scalar> value;
+        bool empty() const { return index.empty(); }
+    };
+    HiddenEntries hidden;
 
     bool hasMask() const { return weights.size() > 0; }
 

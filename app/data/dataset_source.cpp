@@ -4,6 +4,7 @@
 #include "data/csv_loader.h"
 #include "data/folder_loader.h"
 #include "data/image_decode.h"
+#include "data/missing_entries.h"
 #include "data/noise.h"
 #include "data/preprocess.h"
 #include "data/synthetic.h"
@@ -237,6 +238,10 @@ Result<Dataset> loadDataset(const DatasetRequest& request)
         if (auto noisy = addNoise(data, request.preprocess.noise); !noisy)
             return Error { QStringLiteral("%1: %2").arg(spec, noisy.error()) };
         prepareDataset(data, request.prepare);
+        if (auto hidden
+            = applyMissing(data, request.preprocess.missing, int(request.mat.pixelOrder));
+            !hidden)
+            return Error { QStringLiteral("%1: %2").arg(spec, hidden.error()) };
         return data;
     } catch (const std::bad_alloc&) {
         return Error { QStringLiteral("%1: not enough memory to load the data").arg(spec) };

@@ -129,6 +129,12 @@ Result<bool> writeAll(mat_t* mat, const Dataset& data)
     if (auto r = writeVariable(mat, "fea", n, m, fea); !r)
         return r;
     fea = {};
+    // Missing entries: `mask` of fea's shape and order, which --mask reads back.
+    if (data.hasMask()) {
+        std::vector<double> mask = inFilePixelOrder(data.weights, data, true);
+        if (auto r = writeVariable(mat, "mask", n, m, mask); !r)
+            return r;
+    }
 
     if (data.hasLabels()) {
         std::vector<double> gnd = fileClasses(data);

@@ -17,7 +17,7 @@ QJsonValue seedValue(std::uint64_t seed)
     return seed <= (1ULL << 53) ? QJsonValue(double(seed)) : QJsonValue(QString::number(seed));
 }
 
-Result<std::uint64_t> seedFrom(const QJsonValue& value)
+Result<std::uint64_t> seedFrom(const QJsonValue& value, const QString& key)
 {
     if (value.isString()) {
         bool ok = false;
@@ -29,7 +29,7 @@ Result<std::uint64_t> seedFrom(const QJsonValue& value)
         if (v >= 0 && v <= double(1ULL << 53) && v == std::floor(v))
             return std::uint64_t(v);
     }
-    return Error { QStringLiteral("preprocess: noise_seed must be a non-negative whole number") };
+    return Error { QStringLiteral("preprocess: %1 must be a non-negative whole number").arg(key) };
 }
 
 } // namespace
@@ -46,6 +46,10 @@ QJsonObject preprocessToJson(const PreprocessSettings& s)
         { QStringLiteral("equalize"), s.equalize },
         { QStringLiteral("noise"), noiseText(s.noise) },
         { QStringLiteral("noise_seed"), seedValue(s.noise.seed) },
+        { QStringLiteral("missing"), missingText(s.missing) },
+        { QStringLiteral("missing_seed"), seedValue(s.missing.seed) },
+        { QStringLiteral("missing_file"), s.missing.file },
+        { QStringLiteral("missing_variable"), s.missing.variable },
     };
 }
 
@@ -87,7 +91,7 @@ Result<PreprocessSettings> preprocessFromJson(const QJsonObject& o)
         return Error { QStringLiteral("preprocess: give both height and width, or neither") };
     std::uint64_t seed = 0;
     if (o.contains(QStringLiteral("noise_seed"))) {
-        auto parsed = seedFrom(o.value(QStringLiteral("noise_seed")));
+        auto parsed = seedFrom(o.value(QStringLiteral("noise_seed")), QStringLiteral("noise_seed"));
         if (!parsed)
             return Error { parsed.error() };
         seed = *parsed;
@@ -96,6 +100,30 @@ Result<PreprocessSettings> preprocessFromJson(const QJsonObject& o)
     if (!noise)
         return Error { QStringLiteral("preprocess: %1").arg(noise.error()) };
     s.noise = *noise;
+    std::uint64_t missingSeed = 0;
+    if (o.contains(QStringLiteral("missing_seed"))) {
+        auto parsed
+            = seedFrom(o.value(QStringLiteral("missing_seed")), QStringLiteral("missing_seed"));
+        if (!parsed)
+            return Error { parsed.error() };
+        missingSeed = *parsed;
+    }
+    for (const char* key : { "missing", "missing_file", "missing_variable" })
+        if (o.contains(QLatin1String(key)) && !o.value(QLatin1String(key)).isString())
+            return Error {
+                QStringLiteral("preprocess: %1 must be a string").arg(QLatin1String(key))
+            };
+    auto missing = parseMissing(o.value(QStringLiteral("missing")).toString(), missingSeed);
+    if (!missing)
+        return Error { QStringLiteral("preprocess: %1").arg(missing.error()) };
+    s.missing = *missing;
+    if (s.missing.kind == MissingKind::File) {
+        s.missing.file = o.value(QStringLiteral("missing_file")).toString();
+        s.missing.variable = o.value(QStringLiteral("missing_variable")).toString();
+        if (s.missing.file.isEmpty())
+            return Error { QStringLiteral("preprocess: missing is \"file\" but missing_file "
+                                          "names no file") };
+    }
     return s;
 }
 
@@ -115,6 +143,8 @@ QString describePreprocess(const PreprocessSettings& s)
         steps << QStringLiteral("equalized");
     if (s.noise.kind != NoiseKind::None)
         steps << QStringLiteral("noise %1 seed %2").arg(noiseText(s.noise)).arg(s.noise.seed);
+    if (s.missing.kind != MissingKind::None)
+        steps << describeMissing(s.missing);
     return steps.isEmpty() ? QStringLiteral("as loaded") : steps.join(QStringLiteral(", "));
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "data/missing_entries.h"
 #include "data/noise.h"
 #include "util/result.h"
 
@@ -34,6 +35,9 @@ struct PreprocessSettings {
     int width = 0;
     bool equalize = false; // cv::equalizeHist on the 8-bit image after resizing
     NoiseSettings noise;
+    // Missing pixels (data/missing_entries.h), made on the data after the preparation (scaling,
+    // L2): the explorer's masks, whose hidden values a view compares with their fill-in.
+    MissingSettings missing;
 
     bool hasSize() const { return height > 0 && width > 0; }
     // Steps that need the data as images; without them .mat and built-in sets stay untouched.
@@ -43,7 +47,8 @@ struct PreprocessSettings {
 };
 
 // Keys: grayscale, detect_faces, no_face ("center" | "skip"), height, width, equalize, noise
-// ("gaussian:0.1" as parseNoise reads it), noise_seed.
+// ("gaussian:0.1" as parseNoise reads it), noise_seed, missing ("pixels:0.3" as parseMissing
+// reads it), missing_seed, missing_file, missing_variable.
 QJsonObject preprocessToJson(const PreprocessSettings& settings);
 
 // Missing keys keep their defaults, so older files still load; wrong types or values are errors

@@ -20,13 +20,15 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// sqrt(sum (X - basis V^T)^2 / sum X^2) over the entries whose weight is 0.
-double heldOutError(MatrixCRef X, const Matrix& weights, const Matrix& basis, const Matrix& V)
+// sqrt(sum (X - basis V^T)^2 / sum X^2) over the entries the fold held out that the data
+// observes (`observed` null: every entry is observed).
+double heldOutError(MatrixCRef X, const Matrix& weights, const Matrix* observed,
+    const Matrix& basis, const Matrix& V)
 {
     double residual = 0, total = 0;
     for (Eigen::Index j = 0; j < X.cols(); ++j)
         for (Eigen::Index i = 0; i < X.rows(); ++i)
-            if (weights(i, j) == 0) {
+            if (weights(i, j) == 0 && (!observed || (*observed)(i, j) != 0)) {
                 const double x = double(X(i, j));
                 const double r = x - double(basis.row(i).dot(V.row(j)));
                 residual += r * r;
@@ -70,10 +72,17 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     if (options.folds > 0 && !heldOut)
         result.heldOutNote = QString::fromStdString(maskRefusal(options.run.method));
     // The same folds at every rank, so the ranks are compared on the same held-out entries.
+    // Data with missing entries (options.run.params.weights) holds out among its observed
+    // entries: a fold's weights are the data's times the fold's.
+    const Matrix* observed = options.run.params.weights.get();
     std::vector<std::shared_ptr<const Matrix>> folds;
-    for (int f = 0; heldOut && f < options.folds; ++f)
-        folds.push_back(std::make_shared<const Matrix>(
-            heldOutWeights(X.rows(), X.cols(), options.holdout, options.run.driver.seed, f)));
+    for (int f = 0; heldOut && f < options.folds; ++f) {
+        Matrix fold
+            = heldOutWeights(X.rows(), X.cols(), options.holdout, options.run.driver.seed, f);
+        if (observed)
+            fold.array() *= observed->array();
+        folds.push_back(std::make_shared<const Matrix>(std::move(fold)));
+    }
     const int perRank = options.runs + int(folds.size());
     const int total = int(options.ranks.size()) * perRank;
     int done = 0;
@@ -137,7 +146,7 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
                 break;
             }
             heldOutErrors.push_back(
-                heldOutError(X, *folds[f], one.factorization.basis, one.factorization.V));
+                heldOutError(X, *folds[f], observed, one.factorization.basis, one.factorization.V));
             ++done;
         }
         if (result.cancelled) {

@@ -125,8 +125,12 @@ void SolveJob::run(const SolveRequest& request, std::stop_token stop)
         std::optional<OmpSingleThread> single;
         if (request.singleInnerThread)
             single.emplace();
-        RunResult result
-            = runAndCluster(data.X, data.labels, request.options, control, setupFor(request));
+        // Missing entries (Data > Preprocessing) reach the solver as its weights, which share
+        // the dataset's matrix; the request's options, which the Runs table keeps, do not hold it.
+        RunOptions options = request.options;
+        if (data.hasMask() && !options.params.weights)
+            options.params.weights = std::shared_ptr<const Matrix>(request.data, &data.weights);
+        RunResult result = runAndCluster(data.X, data.labels, options, control, setupFor(request));
         flush();
         handOff([&] { Q_EMIT finished(runId, result); });
     } catch (const std::exception& error) {

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // facet-cli's missing entries (cli/mask_options.h, solver/methods/mask.h): --mask FILE.mat,
 // --missing nan and --occlusion-missing reach the run, oriented like fea; bad masks and methods
-// without a masked route are refused with the reason.
+// without a masked route are refused with the reason. The explorer's missing pixels
+// (data/missing_entries.h): generated and file masks, the hidden values they keep, their
+// refusals and their place in the preprocessing settings.
 #include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "cli_process.h"
 #include "core/random.h"
 #include "data/dataset_source.h"
 #include "data/mat_writer.h"
+#include "data/missing_entries.h"
 #include "data/noise.h"
+#include "data/preprocess_settings.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -27,6 +31,10 @@ namespace {
 
 constexpr int kSide = 4; // 4 x 4 images, m = 16
 constexpr int kSamples = 12;
+constexpr Eigen::Index kSide2()
+{
+    return kSide * kSide;
+}
 
 // 12 samples of 4 x 4 images in three classes, values in [0.1, 1).
 Dataset smallImages()
@@ -93,6 +101,12 @@ private slots:
     void refusals();
     void occlusionBlockIsMissing();
     void l2OverObservedEntries();
+    void generatedMasksKeepTheHiddenValues_data();
+    void generatedMasksKeepTheHiddenValues();
+    void missingRefusalsLeaveTheData_data();
+    void missingRefusalsLeaveTheData();
+    void missingSettingsInJson();
+    void loadedDatasetHidesAfterPreparation();
 };
 
 void TestCliMasks::maskFileAndNanAgree()
@@ -242,6 +256,166 @@ void TestCliMasks::l2OverObservedEntries()
     prepareDataset(data, PrepareOptions { false, true });
     for (Eigen::Index j = 0; j < data.X.cols(); ++j)
         QVERIFY(std::abs(double(data.X.col(j).norm()) - 1) < 1e-6);
+}
+
+void TestCliMasks::generatedMasksKeepTheHiddenValues_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("perSample");
+    QTest::newRow("30 % of the pixels") << u"pixels:0.3"_s << 5; // round(0.3 * 16)
+    QTest::newRow("a 2 x 2 block") << u"block:2"_s << 4;
+}
+
+void TestCliMasks::generatedMasksKeepTheHiddenValues()
+{
+    QFETCH(QString, text);
+    QFETCH(int, perSample);
+    const Dataset complete = smallImages();
+    const Result<MissingSettings> settings = parseMissing(text, 3);
+    QVERIFY2(settings, qPrintable(settings ? QString() : settings.error()));
+    Dataset data = complete;
+    QVERIFY(applyMissing(data, *settings, 0));
+    QVERIFY(data.hasMask());
+    QCOMPARE(int(data.hidden.index.size()), perSample * kSamples);
+    QVERIFY(std::is_sorted(data.hidden.index.begin(), data.hidden.index.end()));
+    for (Eigen::Index j = 0; j < kSamples; ++j) {
+        QCOMPARE(int((data.weights.col(j).array() == 0).count()), perSample);
+        const HiddenColumn hidden = hiddenColumn(data.hidden, data.features(), j);
+        QCOMPARE(int(hidden.rows.size()), perSample);
+        Eigen::Index top = kSide, left = kSide, bottom = -1, right = -1;
+        for (std::size_t t = 0; t < hidden.rows.size(); ++t) {
+            const Eigen::Index i = hidden.rows[t];
+            QCOMPARE(data.weights(i, j), Scalar(0));
+            QCOMPARE(data.X(i, j), Scalar(0));
+            QCOMPARE(hidden.values[t], complete.X(i, j));
+            top = std::min(top, i / kSide);
+            bottom = std::max(bottom, i / kSide);
+            left = std::min(left, i % kSide);
+            right = std::max(right, i % kSide);
+        }
+        if (settings->kind == MissingKind::Block) // one square, not scattered pixels
+            QVERIFY(bottom - top == 1 && right - left == 1);
+    }
+    // The seed decides: the same again, another seed another mask.
+    Dataset again = complete;
+    QVERIFY(applyMissing(again, *settings, 0));
+    QCOMPARE(again.weights, data.weights);
+    MissingSettings other = *settings;
+    other.seed = 4;
+    Dataset another = complete;
+    QVERIFY(applyMissing(another, other, 0));
+    QVERIFY(another.weights != data.weights);
+    // Choosing classes keeps each kept sample's hidden values at its new column.
+    const Dataset part = data.selectClasses({ 2, 0 });
+    QCOMPARE(int(part.hidden.index.size()), perSample * int(part.samples()));
+    std::vector<Eigen::Index> kept; // the samples of classes 2 and 0, in the data's order
+    for (Eigen::Index j = 0; j < kSamples; ++j)
+        if (complete.labels[std::size_t(j)] != 1)
+            kept.push_back(j);
+    for (std::size_t t = 0; t < part.hidden.index.size(); ++t) {
+        const Eigen::Index i = part.hidden.index[t] % kSide2(), j = part.hidden.index[t] / kSide2();
+        QCOMPARE(part.weights(i, j), Scalar(0));
+        QCOMPARE(part.hidden.value[t], complete.X(i, kept[std::size_t(j)]));
+    }
+}
+
+void TestCliMasks::missingRefusalsLeaveTheData_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("block as large as the image") << u"block:4"_s << u"choose a side below 4"_s;
+    QTest::newRow("block on vectors") << u"block:1 vectors"_s << u"needs images"_s;
+    QTest::newRow("no file chosen") << u"file"_s << u"no mask file is chosen"_s;
+    QTest::newRow("file of another shape") << u"file shape"_s << u"is 3 x 16 but the data is"_s;
+    QTest::newRow("file hiding a whole sample")
+        << u"file sample"_s << u"sample 2 has no observed entry left"_s;
+    QTest::newRow("file hiding a pixel everywhere")
+        << u"file pixel"_s << u"feature 1 (pixel row 1, column 1) is missing in every sample"_s;
+}
+
+void TestCliMasks::missingRefusalsLeaveTheData()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    Dataset data = smallImages();
+    if (kind.endsWith(u" vectors"_s))
+        data.height = data.width = 0;
+    MissingSettings missing = *parseMissing(kind.section(u' ', 0, 0), 1);
+    if (kind.startsWith(u"file "_s)) {
+        missing.file = dir.filePath(u"mask.mat"_s);
+        Eigen::MatrixXd stored = Eigen::MatrixXd::Ones(kSamples, kSide * kSide);
+        if (kind.endsWith(u"shape"_s))
+            stored.resize(3, kSide * kSide);
+        if (kind.endsWith(u"sample"_s))
+            stored.row(1).setZero();
+        if (kind.endsWith(u"pixel"_s))
+            stored.col(0).setZero();
+        QVERIFY(writeVariable(missing.file, "mask", stored));
+    }
+    const Matrix before = data.X;
+    const Result<bool> applied = applyMissing(data, missing, 0);
+    QVERIFY(!applied);
+    QVERIFY2(applied.error().contains(expected), qPrintable(applied.error()));
+    QCOMPARE(data.X, before);
+    QVERIFY(!data.hasMask());
+    QVERIFY(data.hidden.empty());
+    QVERIFY(data.maskSources.isEmpty());
+}
+
+void TestCliMasks::missingSettingsInJson()
+{
+    PreprocessSettings settings;
+    settings.missing = *parseMissing(u"pixels:0.25"_s, 9);
+    Result<PreprocessSettings> back = preprocessFromJson(preprocessToJson(settings));
+    QVERIFY(back);
+    QCOMPARE(back->missing, settings.missing);
+    settings.missing = { MissingKind::File, 0, 0, u"/data/m.mat"_s, u"holes"_s };
+    back = preprocessFromJson(preprocessToJson(settings));
+    QVERIFY(back);
+    QCOMPARE(back->missing, settings.missing);
+    QVERIFY(describePreprocess(settings).contains(u"mask from /data/m.mat:holes"_s));
+    // Files from before missing pixels load as none; bad values name the key.
+    QCOMPARE(preprocessFromJson(QJsonObject {})->missing, MissingSettings {});
+    for (const auto& [json, expected] :
+        { std::pair { QJsonObject { { u"missing"_s, u"pixels:2"_s } }, u"fraction"_s },
+            std::pair { QJsonObject { { u"missing"_s, u"file"_s } }, u"missing_file"_s },
+            std::pair { QJsonObject { { u"missing"_s, 3 } }, u"missing must be a string"_s },
+            std::pair { QJsonObject { { u"missing_seed"_s, -1 } }, u"missing_seed"_s } }) {
+        const Result<PreprocessSettings> refused = preprocessFromJson(json);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains(expected), qPrintable(refused.error()));
+    }
+}
+
+void TestCliMasks::loadedDatasetHidesAfterPreparation()
+{
+    // Swimmer (0/1 images, scaled to [0, 1] as loaded): the hidden values are the prepared ones.
+    DatasetRequest request;
+    request.spec = u"builtin:swimmer"_s;
+    const Result<Dataset> plain = loadDataset(request);
+    QVERIFY(plain);
+    request.preprocess.missing = *parseMissing(u"pixels:0.2"_s, 2);
+    const Result<Dataset> masked = loadDataset(request);
+    QVERIFY2(masked, qPrintable(masked ? QString() : masked.error()));
+    QVERIFY(masked->hasMask());
+    QVERIFY(!plain->hasMask());
+    QVERIFY(masked->notes.join(u'\n').contains(u"20 % of the pixels missing (seed 2)"_s));
+    for (std::size_t t = 0; t < masked->hidden.index.size(); ++t)
+        QCOMPARE(masked->hidden.value[t], plain->X.data()[masked->hidden.index[t]]);
+    // The exported dataset carries its mask, which --mask reads back in place.
+    QTemporaryDir dir;
+    const QString exported = dir.filePath(u"masked.mat"_s);
+    QVERIFY(writeDatasetMat(exported, *masked));
+    request = {};
+    request.spec = exported;
+    Result<Dataset> back = loadDataset(request);
+    QVERIFY(back);
+    QVERIFY(applyMaskFile(exported, u"mask"_s, 0, *back));
+    QCOMPARE(back->weights, masked->weights);
+    const Eigen::Index count = (masked->weights.array() == 0).count();
+    QCOMPARE(Eigen::Index(masked->hidden.index.size()), count);
+    QCOMPARE(count, Eigen::Index(std::lround(0.2 * double(plain->features()))) * plain->samples());
 }
 
 #include "facet_test.h"

@@ -104,9 +104,12 @@ DatasetRequest PreprocessDialog::lastUsedRequest(const QString& spec)
 void PreprocessDialog::rememberRequest(const DatasetRequest& request)
 {
     QSettings settings;
+    // Missing pixels are an experiment on one dataset, not a habit for the next folder: the
+    // session keeps them with its dataset, the settings do not.
+    PreprocessSettings steps = request.preprocess;
+    steps.missing = {};
     settings.setValue(kStepsKey,
-        QString::fromUtf8(
-            QJsonDocument(preprocessToJson(request.preprocess)).toJson(QJsonDocument::Compact)));
+        QString::fromUtf8(QJsonDocument(preprocessToJson(steps)).toJson(QJsonDocument::Compact)));
     settings.setValue(kScaleKey, request.prepare.scaleTo01);
     settings.setValue(kL2Key, request.prepare.l2Normalize);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dataset/preprocess_form.h"
 
+#include "dataset/missing_pixels_group.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -67,6 +69,7 @@ PreprocessForm::PreprocessForm(QWidget* parent)
     , m_amountLabel(new QLabel)
     , m_amount(new QDoubleSpinBox)
     , m_seed(new QSpinBox)
+    , m_missing(new MissingPixelsGroup)
 {
     m_noFace->addItem(tr("Centre crop"), int(NoFacePolicy::CenterCrop));
     m_noFace->addItem(tr("Skip the image"), int(NoFacePolicy::Skip));
@@ -117,6 +120,7 @@ PreprocessForm::PreprocessForm(QWidget* parent)
     layout->addWidget(image);
     layout->addWidget(values);
     layout->addWidget(noise);
+    layout->addWidget(m_missing);
     layout->addStretch(1);
 
     const auto emitChanged = [this] {
@@ -130,6 +134,7 @@ PreprocessForm::PreprocessForm(QWidget* parent)
         connect(spin, &QSpinBox::valueChanged, this, emitChanged);
     connect(m_noFace, &QComboBox::currentIndexChanged, this, emitChanged);
     connect(m_amount, &QDoubleSpinBox::valueChanged, this, emitChanged);
+    connect(m_missing, &MissingPixelsGroup::changed, this, emitChanged);
     connect(m_noise, &QComboBox::currentIndexChanged, this, [this, emitChanged] {
         const NoiseAmount a = amountFor(NoiseKind(m_noise->currentData().toInt()));
         const bool wasUpdating = m_updating;
@@ -189,6 +194,7 @@ void PreprocessForm::setRequest(const DatasetRequest& request)
     if (s.noise.kind != NoiseKind::None)
         m_amount->setValue(s.noise.amount);
     m_seed->setValue(int(std::min<std::uint64_t>(s.noise.seed, std::uint64_t(m_seed->maximum()))));
+    m_missing->setSettings(s.missing);
     m_updating = false;
     updateEnabled();
     Q_EMIT changed();
@@ -211,6 +217,7 @@ PreprocessSettings PreprocessForm::settings() const
                                                               : m_amount->value();
         s.noise.seed = std::uint64_t(m_seed->value());
     }
+    s.missing = m_missing->settings();
     return s;
 }
 

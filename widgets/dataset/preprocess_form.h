@@ -13,8 +13,10 @@ class QSpinBox;
 
 namespace facet {
 
+class MissingPixelsGroup;
+
 // The preprocessing steps as a form, in the order they run: grayscale, faces, size, equalize,
-// then the values (scaling, L2) and the noise. Every step can be turned off.
+// then the values (scaling, L2), the noise and the missing pixels. Every step can be turned off.
 class PreprocessForm : public QWidget {
     Q_OBJECT
 
@@ -32,6 +34,7 @@ public:
     QSpinBox* heightSpin() const { return m_height; }
     QSpinBox* widthSpin() const { return m_width; }
     QComboBox* noiseBox() const { return m_noise; }
+    MissingPixelsGroup* missingGroup() const { return m_missing; }
 
 Q_SIGNALS:
     void changed();
@@ -52,6 +55,7 @@ private:
     QLabel* m_amountLabel = nullptr;
     QDoubleSpinBox* m_amount = nullptr;
     QSpinBox* m_seed = nullptr;
+    MissingPixelsGroup* m_missing = nullptr;
     bool m_updating = false; // setRequest() in progress: one changed() at its end
 };
 

@@ -208,6 +208,17 @@ void ExperimentView::start()
         showStatus(tr("<span style='color:#b00'>%1</span>").arg(error.toHtmlEscaped()));
         return;
     }
+    // The sweep's cells run without weights (facet-cli sweep has no --mask): on data with
+    // missing pixels they would fit the zeros that stand in for them.
+    if (m_dataset && m_dataset->hasMask()) {
+        showStatus(tr("<span style='color:#b00'>%1</span>")
+                       .arg(tr("The experiment's protocols run on complete data, and this "
+                               "dataset has missing pixels (%1). Set Missing pixels to None in "
+                               "Data > Preprocessing to run it.")
+                                .arg(m_dataset->maskSources.join(u", "))
+                                .toHtmlEscaped()));
+        return;
+    }
     m_options = *options;
     m_trials.clear();
     m_cellsPlanned = int(planCells(m_options).size());

@@ -298,6 +298,8 @@ private:
     QAction* m_continueAction = nullptr;
     QAction* m_exportDatasetAction = nullptr;
     QAction* m_preprocessAction = nullptr;
+    QAction* m_missingAction = nullptr;
+    QAction* m_clearMissingAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
 

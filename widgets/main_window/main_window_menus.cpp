@@ -3,6 +3,10 @@
 // actions the window's state enables.
 #include "main_window/main_window.h"
 
+#include "dataset/missing_pixels_group.h"
+#include "dataset/preprocess_dialog.h"
+#include "dataset/preprocess_form.h"
+
 #include "controls/control_panel.h"
 #include "controls/parameter_history.h"
 #include "data/dataset_source.h"
@@ -82,6 +86,22 @@ void MainWindow::createMenus()
     QMenu* dataMenu = menuBar()->addMenu(tr("&Data"));
     m_preprocessAction = dataMenu->addAction(
         tr("&Preprocessing..."), this, [this] { showPreprocessing(m_request); });
+    // Missing pixels are a preprocessing step (made after the preparation): the same dialog,
+    // opened on its Missing pixels group.
+    m_missingAction = dataMenu->addAction(tr("&Missing pixels..."), this, [this] {
+        if (PreprocessDialog* dialog = showPreprocessing(m_request))
+            dialog->form()->missingGroup()->kindBox()->setFocus();
+    });
+    m_missingAction->setObjectName(QStringLiteral("missingPixelsAction"));
+    m_missingAction->setStatusTip(tr("Hide pixels of every sample (at random, a block per image, "
+                                     "or a mask file) and see how the factors fill them"));
+    m_clearMissingAction = dataMenu->addAction(tr("&Clear missing pixels"), this, [this] {
+        DatasetRequest request = m_request;
+        request.preprocess.missing = {};
+        openDataset(request);
+    });
+    m_clearMissingAction->setObjectName(QStringLiteral("clearMissingPixelsAction"));
+    dataMenu->addSeparator();
     m_exportDatasetAction = dataMenu->addAction(
         tr("&Export prepared dataset (MATLAB)..."), this, &MainWindow::exportDatasetDialog);
     m_exportDatasetAction->setObjectName(QStringLiteral("exportDatasetAction"));
@@ -164,6 +184,9 @@ void MainWindow::updateActions()
     m_exportDatasetAction->setEnabled(m_dataset != nullptr);
     m_projectAction->setEnabled(m_result.has_value());
     m_preprocessAction->setEnabled(m_dataset != nullptr);
+    m_missingAction->setEnabled(m_dataset != nullptr);
+    m_clearMissingAction->setEnabled(
+        m_dataset != nullptr && m_request.preprocess.missing.kind != MissingKind::None);
 }
 
 } // namespace facet

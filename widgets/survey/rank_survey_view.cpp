@@ -172,6 +172,11 @@ void RankSurveyView::start()
     m_surveyOptions.ranks = ranks;
     m_surveyOptions.runs = m_runs->value();
     m_surveyOptions.folds = m_folds->value();
+    // Missing pixels of the data (Data > Preprocessing): every run leaves them out, and the
+    // held-out folds are drawn among the observed entries.
+    if (m_data->hasMask())
+        m_surveyOptions.run.params.weights
+            = std::shared_ptr<const Matrix>(m_data, &m_data->weights);
     m_stop = std::make_shared<std::stop_source>();
     m_running = true;
     m_error.clear();

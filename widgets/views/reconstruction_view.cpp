@@ -4,6 +4,7 @@
 #include "common/color_bar.h"
 #include "common/image_grid.h"
 #include "data/image_render.h"
+#include "data/missing_entries.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace facet {
 
@@ -26,6 +28,16 @@ constexpr int kImagePixels = 96;
 QString errorNumber(double value)
 {
     return QString::number(value, 'g', 3);
+}
+
+ImageTile imageTile(const Vector& column, int height, int width, ImageScaling scaling,
+    const QString& caption, const QString& toolTip)
+{
+    ImageTile t;
+    t.image = columnToImage(column, height, width, scaling);
+    t.caption = caption;
+    t.toolTip = toolTip;
+    return t;
 }
 
 } // namespace
@@ -83,6 +95,9 @@ ReconstructionView::ReconstructionView(QWidget* parent)
 void ReconstructionView::clear()
 {
     m_X.resize(0, 0);
+    m_weights.resize(0, 0);
+    m_hidden = {};
+    m_hiddenError = std::nan("");
     m_labels.clear();
     m_classNames.clear();
     m_result = {};
@@ -112,6 +127,22 @@ void ReconstructionView::setResult(const Dataset& dataset, const RunResult& resu
     if (!fits)
         return;
     m_X = dataset.X;
+    if (dataset.hasMask()) {
+        m_weights = dataset.weights;
+        m_hidden = dataset.hidden;
+        // How the factors fill what the mask hid, over the whole data.
+        double residual = 0, total = 0;
+        const Eigen::Index m = dataset.features();
+        for (std::size_t t = 0; t < m_hidden.index.size(); ++t) {
+            const Eigen::Index i = m_hidden.index[t] % m, j = m_hidden.index[t] / m;
+            const double value = double(m_hidden.value[t]);
+            const double r = value - double(f.basis.row(i).dot(f.V.row(j)));
+            residual += r * r;
+            total += value * value;
+        }
+        if (total > 0)
+            m_hiddenError = std::sqrt(residual / total);
+    }
     m_labels = dataset.labels;
     m_classNames = dataset.classNames;
     m_height = dataset.height;
@@ -166,48 +197,137 @@ void ReconstructionView::showSample()
         info += tr(", cluster %1").arg(cluster + 1);
     m_info->setText(info);
     const QString pca = f.method == "pca" ? tr(" (PCA: the data mean added back)") : QString();
-    m_error->setText(std::isnan(m_current.relativeError)
-            ? tr("Relative error: undefined (an all-zero sample)")
-            : tr("<b>Relative error ‖x − reconstruction‖ / ‖x‖ = %1</b> &nbsp; (whole data: %2)%3")
-                  .arg(m_current.relativeError, 0, 'f', 4)
-                  .arg(std::isnan(m_result.reconstructionError)
-                          ? tr("n/a")
-                          : QString::number(m_result.reconstructionError, 'f', 4))
-                  .arg(pca));
-    const double peak = m_current.residualPeak;
-    m_residualBar->setLabels(QStringLiteral("−%1").arg(errorNumber(peak)),
-        QStringLiteral("+%1").arg(errorNumber(peak)), tr("residual, 0 is white"));
-
     ImageSection images;
-    images.title
-        = tr("Sample %1 (%2): each image on its own grey range").arg(m_sample + 1).arg(info);
-    const auto tile = [&](const Vector& column, ImageScaling scaling, const QString& caption,
-                          const QString& toolTip) {
-        ImageTile t;
-        t.image = columnToImage(column, m_height, m_width, scaling);
-        t.caption = caption;
-        t.toolTip = toolTip;
-        return t;
-    };
-    images.tiles.append(tile(m_current.original, ImageScaling::PerImage, tr("original"),
-        tr("The sample as the solver saw it")));
-    images.tiles.append(tile(m_current.reconstruction, ImageScaling::PerImage, tr("reconstruction"),
-        tr("basis × row %1 of V, transposed").arg(m_sample + 1)));
-    images.tiles.append(tile(m_current.residual, ImageScaling::Signed, tr("residual"),
-        tr("Blue: reconstruction too bright; red: too dark; white: exact")));
+    if (m_weights.size() > 0) {
+        showMaskedSample(images, info);
+    } else {
+        m_error->setText(std::isnan(m_current.relativeError)
+                ? tr("Relative error: undefined (an all-zero sample)")
+                : tr("<b>Relative error ‖x − reconstruction‖ / ‖x‖ = %1</b> &nbsp; (whole data: "
+                     "%2)%3")
+                      .arg(m_current.relativeError, 0, 'f', 4)
+                      .arg(std::isnan(m_result.reconstructionError)
+                              ? tr("n/a")
+                              : QString::number(m_result.reconstructionError, 'f', 4))
+                      .arg(pca));
+        const double peak = m_current.residualPeak;
+        m_residualBar->setLabels(QStringLiteral("−%1").arg(errorNumber(peak)),
+            QStringLiteral("+%1").arg(errorNumber(peak)), tr("residual, 0 is white"));
+        images.title
+            = tr("Sample %1 (%2): each image on its own grey range").arg(m_sample + 1).arg(info);
+        images.tiles.append(imageTile(m_current.original, m_height, m_width, ImageScaling::PerImage,
+            tr("original"), tr("The sample as the solver saw it")));
+        images.tiles.append(
+            imageTile(m_current.reconstruction, m_height, m_width, ImageScaling::PerImage,
+                tr("reconstruction"), tr("basis × row %1 of V, transposed").arg(m_sample + 1)));
+        images.tiles.append(imageTile(m_current.residual, m_height, m_width, ImageScaling::Signed,
+            tr("residual"), tr("Blue: reconstruction too bright; red: too dark; white: exact")));
+    }
 
     ImageSection terms;
     terms.title = tr("Largest terms basis_j · v_ij (ranked by their norm), v_ij under each");
     for (std::size_t t = 0; t < m_current.topComponents.size(); ++t) {
         const int j = m_current.topComponents[t];
-        terms.tiles.append(
-            tile(f.basis.col(j), m_signedBasis ? ImageScaling::Signed : ImageScaling::PerImage,
-                tr("#%1: %2").arg(j + 1).arg(errorNumber(m_current.topCoefficients[t])),
-                tr("Basis vector %1, coefficient v_ij = %2")
-                    .arg(j + 1)
-                    .arg(m_current.topCoefficients[t], 0, 'g', 6)));
+        terms.tiles.append(imageTile(f.basis.col(j), m_height, m_width,
+            m_signedBasis ? ImageScaling::Signed : ImageScaling::PerImage,
+            tr("#%1: %2").arg(j + 1).arg(errorNumber(m_current.topCoefficients[t])),
+            tr("Basis vector %1, coefficient v_ij = %2")
+                .arg(j + 1)
+                .arg(m_current.topCoefficients[t], 0, 'g', 6)));
     }
     m_grid->setSections({ images, terms });
+}
+
+void ReconstructionView::showMaskedSample(ImageSection& images, const QString& info)
+{
+    const auto w = m_weights.col(m_sample);
+    const Eigen::Index m = m_X.rows();
+    // The residual and the error over the entries the solver saw: a missing entry's X holds a
+    // stand-in 0, not data.
+    double residual = 0, total = 0, peak = 0;
+    Eigen::Index missing = 0;
+    for (Eigen::Index i = 0; i < m; ++i) {
+        if (w(i) == 0) {
+            m_current.residual(i) = 0;
+            ++missing;
+            continue;
+        }
+        const double r = double(m_current.residual(i)), x = double(m_current.original(i));
+        residual += r * r;
+        total += x * x;
+        peak = std::max(peak, std::abs(r));
+    }
+    m_current.residualPeak = peak;
+    m_current.relativeError = total > 0 ? std::sqrt(residual / total) : std::nan("");
+    // The values the mask hid in this sample, when the data kept them.
+    const HiddenColumn hidden = hiddenColumn(m_hidden, m, Eigen::Index(m_sample));
+    double hiddenResidual = 0, hiddenTotal = 0;
+    Vector before = m_current.original;
+    for (std::size_t t = 0; t < hidden.rows.size(); ++t) {
+        const Eigen::Index i = hidden.rows[t];
+        const double r = double(hidden.values[t]) - double(m_current.reconstruction(i));
+        hiddenResidual += r * r;
+        hiddenTotal += double(hidden.values[t]) * double(hidden.values[t]);
+        before(i) = hidden.values[t];
+    }
+    const bool allKnown = missing > 0 && Eigen::Index(hidden.rows.size()) == missing;
+    QString text = tr("<b>Observed entries: relative error %1</b> (whole data: %2). ")
+                       .arg(std::isnan(m_current.relativeError)
+                               ? tr("undefined")
+                               : QString::number(m_current.relativeError, 'f', 4))
+                       .arg(std::isnan(m_result.reconstructionError)
+                               ? tr("n/a")
+                               : QString::number(m_result.reconstructionError, 'f', 4));
+    text += missing == 1
+        ? tr("1 of the %1 pixels is missing, filled by the factors").arg(m)
+        : tr("%1 of the %2 pixels are missing, filled by the factors").arg(missing).arg(m);
+    if (hiddenTotal > 0)
+        text += tr("; against the hidden values: relative error <b>%1</b> (whole data: %2)")
+                    .arg(std::sqrt(hiddenResidual / hiddenTotal), 0, 'f', 4)
+                    .arg(m_hiddenError, 0, 'f', 4);
+    else if (missing > 0)
+        text += tr(" (their values are unknown)");
+    m_error->setText(text + u'.');
+    m_residualBar->setLabels(QStringLiteral("−%1").arg(errorNumber(peak)),
+        QStringLiteral("+%1").arg(errorNumber(peak)), tr("residual, 0 is white"));
+
+    images.title = tr("Sample %1 (%2): missing pixels in orange; each image on its own grey range")
+                       .arg(m_sample + 1)
+                       .arg(info);
+    const auto tile = [&](const Vector& column, ImageScaling scaling, const QString& caption,
+                          const QString& toolTip) {
+        return imageTile(column, m_height, m_width, scaling, caption, toolTip);
+    };
+    // The observed image on the observed pixels' grey range, the missing ones painted over.
+    Vector observed = m_current.original;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (Eigen::Index i = 0; i < m; ++i)
+        if (w(i) != 0)
+            lowest = std::min(lowest, double(observed(i)));
+    for (Eigen::Index i = 0; i < m && std::isfinite(lowest); ++i)
+        if (w(i) == 0)
+            observed(i) = Scalar(lowest);
+    ImageTile marked = tile(observed, ImageScaling::PerImage, tr("observed"),
+        tr("The sample as the solver saw it: %1 missing pixels, in orange").arg(missing));
+    marked.image = marked.image.convertToFormat(QImage::Format_RGB32);
+    for (Eigen::Index i = 0; i < m; ++i)
+        if (w(i) == 0)
+            marked.image.setPixelColor(int(i % m_width), int(i / m_width), missingColor());
+    images.tiles.append(marked);
+    images.tiles.append(tile(m_current.reconstruction, ImageScaling::PerImage, tr("reconstruction"),
+        tr("basis × row %1 of V, transposed").arg(m_sample + 1)));
+    Vector filled = m_current.original;
+    for (Eigen::Index i = 0; i < m; ++i)
+        if (w(i) == 0)
+            filled(i) = m_current.reconstruction(i);
+    images.tiles.append(tile(filled, ImageScaling::PerImage, tr("filled in"),
+        tr("The observed pixels, and the reconstruction's where they are missing")));
+    if (allKnown)
+        images.tiles.append(tile(before, ImageScaling::PerImage, tr("before the mask"),
+            tr("The sample with the values the mask hid")));
+    images.tiles.append(tile(m_current.residual, ImageScaling::Signed, tr("residual"),
+        tr("On observed pixels: blue, reconstruction too bright; red, too dark; white: exact "
+           "or missing")));
 }
 
 QString ReconstructionView::errorText() const

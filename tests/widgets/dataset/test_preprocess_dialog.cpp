@@ -2,18 +2,28 @@
 // The preprocessing dialog: its live preview follows the settings, Load opens the folder with
 // them, and images without a face are kept (centre crop) or left out as the user chooses.
 
+#include "controls/control_panel.h"
 #include "dataset/dataset_inspector.h"
+#include "dataset/missing_pixels_group.h"
 #include "dataset/preprocess_dialog.h"
 #include "dataset/preprocess_form.h"
 #include "dataset/preprocess_preview.h"
+#include "experiment/experiment_view.h"
 #include "folder_fixture.h"
 #include "main_window/main_window.h"
 #include "main_window_fixture.h"
+#include "screenshot.h"
+#include "test_data.h"
+#include "views/reconstruction_view.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
@@ -63,6 +73,7 @@ private Q_SLOTS:
     void theSampleSpinChoosesTheImage();
     void loadOpensTheFolderAndRemembersTheSettings();
     void noFaceImagesAreKeptOrSkipped();
+    void missingPixelsFromTheDataMenu();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -188,6 +199,73 @@ void TestPreprocessDialog::noFaceImagesAreKeptOrSkipped()
     QCOMPARE(window->datasetRequest().preprocess.noFace, NoFacePolicy::CenterCrop);
     QCOMPARE(NoFacePolicy(policy->currentData().toInt()), NoFacePolicy::CenterCrop);
     QVERIFY(window->statusBar()->currentMessage().contains(failed.at(0).at(0).toString()));
+}
+
+void TestPreprocessDialog::missingPixelsFromTheDataMenu()
+{
+    // Data > Missing pixels: the dialog's group hides a quarter of ORL's pixels; NMF runs
+    // on the observed ones (its log says so) and the Reconstruction view scores the fill-in; CF
+    // and the experiment refuse with the reason; the settings do not carry the mask to the next
+    // folder; Clear missing pixels loads the data whole again.
+    FACET_REQUIRE_DATA(facetDataFile(QStringLiteral("ORL_32x32.mat")));
+    auto window = facet::testing::makeWindow();
+    QVERIFY(facet::testing::load(*window, facetDataFile(QStringLiteral("ORL_32x32.mat"))));
+    auto* missingAction = window->findChild<QAction*>(QStringLiteral("missingPixelsAction"));
+    auto* clearAction = window->findChild<QAction*>(QStringLiteral("clearMissingPixelsAction"));
+    QVERIFY(missingAction && clearAction);
+    QVERIFY(missingAction->isEnabled());
+    QVERIFY(!clearAction->isEnabled());
+    missingAction->trigger();
+    auto* dialog = window->findChild<PreprocessDialog*>();
+    QVERIFY(dialog && dialog->isVisible());
+    MissingPixelsGroup* group = dialog->form()->missingGroup();
+    group->kindBox()->setCurrentIndex(group->kindBox()->findData(int(MissingKind::Pixels)));
+    QVERIFY(group->percentSpin()->isVisible());
+    QVERIFY(!group->fileEdit()->isVisible());
+    group->percentSpin()->setValue(25);
+    group->seedSpin()->setValue(2);
+    facet::testing::saveScreenshot(*dialog, QStringLiteral("preprocess_missing_pixels.png"));
+    QSignalSpy loaded(window.get(), &MainWindow::datasetLoaded);
+    QTest::mouseClick(dialog->loadButton(), Qt::LeftButton);
+    QVERIFY(loaded.wait(kPreprocessTimeoutMs));
+    QVERIFY(window->dataset()->hasMask());
+    QCOMPARE(window->datasetRequest().preprocess.missing.kind, MissingKind::Pixels);
+    QCOMPARE(window->datasetRequest().preprocess.missing.amount, 0.25);
+    QVERIFY(clearAction->isEnabled());
+    QCOMPARE(PreprocessDialog::lastUsedRequest(QStringLiteral("x")).preprocess.missing.kind,
+        MissingKind::None);
+
+    ControlPanel* controls = window->controlPanel();
+    controls->setMethod(QStringLiteral("nmf"));
+    controls->setRank(8);
+    controls->setMaxIterations(20);
+    QSignalSpy finished(window.get(), &MainWindow::runFinished);
+    QSignalSpy failed(window.get(), &MainWindow::runFailed);
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, facet::testing::kRunTimeoutMs);
+    const std::vector<std::string>& log = window->lastResult()->factorization.log;
+    QVERIFY(std::any_of(
+        log.begin(), log.end(), [](const std::string& line) { return line.starts_with("mask:"); }));
+    QVERIFY(!window->lastSubmittedOptions().params.weights); // the Runs table keeps no copy
+    QVERIFY(std::isfinite(window->reconstructionView()->hiddenError()));
+
+    controls->setMethod(QStringLiteral("cf"));
+    QTest::mouseClick(controls->runButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, facet::testing::kRunTimeoutMs);
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("takes no mask")),
+        qPrintable(failed.at(0).at(0).toString()));
+
+    window->experimentView()->start();
+    QVERIFY(!window->experimentView()->isRunning());
+    const QList<QLabel*> labels = window->experimentView()->findChildren<QLabel*>();
+    QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
+        return label->text().contains(QStringLiteral("dataset has missing pixels"));
+    }));
+
+    clearAction->trigger();
+    QVERIFY(loaded.wait(kPreprocessTimeoutMs));
+    QVERIFY(!window->dataset()->hasMask());
+    QVERIFY(!clearAction->isEnabled());
 }
 
 #include "facet_test.h"

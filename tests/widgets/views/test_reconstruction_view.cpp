@@ -4,6 +4,7 @@
 
 #include "common/color_bar.h"
 #include "common/image_grid.h"
+#include "data/missing_entries.h"
 #include "small_run.h"
 #include "views/reconstruction_view.h"
 
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void errorAndTopTermsMatchTheFactors_data();
     void errorAndTopTermsMatchTheFactors();
     void mismatchedResultClears();
+    void missingPixelsAreMarkedAndFilled();
 };
 
 void TestReconstructionView::pickerButtonsAndSpinBoxChooseTheSample()
@@ -161,6 +163,78 @@ void TestReconstructionView::mismatchedResultClears()
     QVERIFY(!view.sampleSpinBox()->isEnabled());
     QVERIFY(!view.nextButton()->isEnabled());
     QCOMPARE(view.grid()->sections().size(), 0);
+}
+
+void TestReconstructionView::missingPixelsAreMarkedAndFilled()
+{
+    // ORL with 30 % of each sample's pixels hidden, factorized with the mask: the observed tile
+    // paints exactly the missing pixels orange, the filled-in tile takes the reconstruction
+    // there, and the error on the hidden values is the one computed from the factors.
+    FACET_LOAD_ORL(complete, 6);
+    Dataset data = complete;
+    MissingSettings missing;
+    missing.kind = MissingKind::Pixels;
+    missing.amount = 0.3;
+    missing.seed = 4;
+    QVERIFY(applyMissing(data, missing, 0));
+    RunOptions options;
+    options.method = "nmf";
+    options.params.rank = 6;
+    options.params.weights = std::make_shared<const Matrix>(data.weights);
+    options.driver.maxIter = 40;
+    options.driver.seed = 7;
+    const RunResult result = runAndCluster(data.X, data.labels, options);
+    const Factorization& f = result.factorization;
+    ReconstructionView view;
+    view.resize(900, 700);
+    view.show();
+    view.setResult(data, result);
+    typeSample(view.sampleSpinBox(), 9);
+    const int j = 8;
+    const Vector approx = f.basis * f.V.row(j).transpose();
+
+    const ImageSection& images = view.grid()->sections()[0];
+    QStringList captions;
+    for (const ImageTile& tile : images.tiles)
+        captions << tile.caption;
+    QCOMPARE(captions,
+        QStringList({ "observed", "reconstruction", "filled in", "before the mask", "residual" }));
+    const QImage& observed = images.tiles[0].image;
+    const QImage filled = images.tiles[2].image.convertToFormat(QImage::Format_Grayscale8);
+    const QImage reconstruction = images.tiles[1].image.convertToFormat(QImage::Format_Grayscale8);
+    int marked = 0;
+    double hiddenResidual = 0, hiddenTotal = 0, observedResidual = 0, observedTotal = 0;
+    for (Eigen::Index i = 0; i < data.features(); ++i) {
+        const int x = int(i % data.width), y = int(i / data.width);
+        const bool isMissing = data.weights(i, j) == 0;
+        const bool orange = observed.pixelColor(x, y) == ReconstructionView::missingColor();
+        QVERIFY2(orange == isMissing, qPrintable(QStringLiteral("pixel %1").arg(i)));
+        marked += orange ? 1 : 0;
+        const double r = double(complete.X(i, j) - approx(i));
+        (isMissing ? hiddenResidual : observedResidual) += r * r;
+        (isMissing ? hiddenTotal : observedTotal)
+            += double(complete.X(i, j)) * double(complete.X(i, j));
+    }
+    QCOMPARE(marked, int(std::lround(0.3 * double(data.features()))));
+    // The filled-in image is the reconstruction at the missing pixels (up to the grey range: the
+    // brightest missing pixel of the reconstruction compares with its own range's).
+    Eigen::Index brightest = -1;
+    for (Eigen::Index i = 0; i < data.features(); ++i)
+        if (data.weights(i, j) == 0 && (brightest < 0 || approx(i) > approx(brightest)))
+            brightest = i;
+    QVERIFY(
+        filled.pixelColor(int(brightest % data.width), int(brightest / data.width)).value() > 0);
+    const QString text = view.errorText();
+    QVERIFY2(text.contains(QString::number(std::sqrt(observedResidual / observedTotal), 'f', 4)),
+        qPrintable(text));
+    QVERIFY2(text.contains(QString::number(std::sqrt(hiddenResidual / hiddenTotal), 'f', 4)),
+        qPrintable(text));
+    QVERIFY(std::isfinite(view.hiddenError()) && view.hiddenError() > 0);
+    // The residual is zero on missing pixels (their X holds a stand-in 0, not data).
+    for (Eigen::Index i = 0; i < data.features(); ++i)
+        if (data.weights(i, j) == 0)
+            QCOMPARE(view.reconstruction().residual(i), Scalar(0));
+    saveScreenshot(view, QStringLiteral("reconstruction_view_missing.png"));
 }
 
 #include "facet_test.h"
