@@ -43,7 +43,11 @@ facet_build() {
   # ccache caches a compile that uses a precompiled header (FACET_PCH) only with this sloppiness:
   # the header is rebuilt with each tree, so its time stamps and __DATE__-style macros differ.
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}pch_defines,time_macros,include_file_mtime,include_file_ctime"
-  cmake --preset "$preset" -S "$FACET_ROOT" "${launcher[@]}" \
+  # FACET_FLOAT_BENCH=OFF leaves out the single-precision solver (facet-bench-float and its
+  # tests): .ci/run sets it for time (RELIABILITY.md, "CI step times"); unset, the preset decides.
+  local float=()
+  [ -n "${FACET_FLOAT_BENCH:-}" ] && float=(-DFACET_BUILD_FLOAT_BENCH="$FACET_FLOAT_BENCH")
+  cmake --preset "$preset" -S "$FACET_ROOT" "${launcher[@]}" "${float[@]}" \
     -DFACET_DATA_DIR="${FACET_DATA_DIR:-$FACET_ROOT/../shared/data}" >/dev/null
   if [ $# -gt 0 ]; then
     cmake --build --preset "$preset" -j "$(nproc)" --target "$@"

@@ -439,7 +439,9 @@ void TestExplorerControls::eventLoopStaysResponsiveDuringASolve()
     // iterations crosses the same hand-offs and code, and the timings mean nothing there.
     constexpr int kIterations = 100;
 #else
-    constexpr int kIterations = 1000;
+    // Three runs (headless, live, headless) of 300 iterations each: the gap and the per-iteration
+    // times are printed, not asserted (no test asserts on time), and 1000 cost CI 20 s more.
+    constexpr int kIterations = 300;
 #endif
     controls->setRank(40);
     controls->setMaxIterations(kIterations);
