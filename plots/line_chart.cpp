@@ -40,9 +40,13 @@ void build(QCustomPlot& plot, const LineChart& chart)
         const Curve& curve = chart.curves[i];
         QCPGraph* graph = plot.addGraph();
         graph->setName(curve.name);
-        const QColor color = kPalette[i % std::size(kPalette)];
-        graph->setPen(QPen(color, 2));
-        graph->setScatterStyle(QCPScatterStyle(kShapes[i % std::size(kShapes)], color, 7));
+        const std::size_t style = curve.style >= 0 ? std::size_t(curve.style) : i;
+        const QColor color = kPalette[style % std::size(kPalette)];
+        graph->setPen(
+            QPen(color, curve.dashed ? 1.5 : 2, curve.dashed ? Qt::DashLine : Qt::SolidLine));
+        graph->setScatterStyle(curve.filled
+                ? QCPScatterStyle(kShapes[style % std::size(kShapes)], color, color, 7)
+                : QCPScatterStyle(kShapes[style % std::size(kShapes)], color, 7));
         QVector<double> x(curve.x.begin(), curve.x.end()), y(curve.y.begin(), curve.y.end());
         graph->setData(x, y, true);
         for (std::size_t k = 0; k < curve.x.size(); ++k) {
@@ -97,6 +101,13 @@ void build(QCustomPlot& plot, const LineChart& chart)
     plot.plotLayout()->setColumnStretchFactor(1, 0.01);
     plot.legend->setBorderPen(QPen(QColor(0xbbbbbb)));
     plot.legend->setFont(font);
+    if (!chart.footnote.isEmpty()) {
+        QFont small = font;
+        small.setPointSizeF(8);
+        auto* note = new QCPTextElement(&plot, chart.footnote, small);
+        note->setTextColor(QColor(0x555555));
+        plot.plotLayout()->addElement(2, 0, note);
+    }
 }
 
 Result<bool> saveBytes(const QString& path, const QByteArray& bytes)

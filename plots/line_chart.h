@@ -16,6 +16,9 @@ struct Curve {
     QString name;
     std::vector<double> x;
     std::vector<double> y; // NaN leaves a gap
+    int style = -1; // colour and marker: the curve's index when negative
+    bool dashed = false; // a reference curve (a paper's numbers) beside a solid one
+    bool filled = false; // filled markers, to tell a curve from its dashed reference in grey
 };
 
 // A line chart with one curve per series, a legend beside the axes and a title.
@@ -29,6 +32,7 @@ struct LineChart {
     QStringList xCategories;
     double yMin = 0; // the y range is [yMin, yMax] widened to the data
     double yMax = 100;
+    QString footnote {}; // a small line under the axes: what the curves were made from
 };
 
 // Renders `chart` to basePath + ".png" (2x pixel density), ".svg" (when built with Qt SVG) and
