@@ -8,6 +8,7 @@
 #include "cli/mask_options.h"
 #include "cli/preprocess_options.h"
 #include "cli/rank_survey_command.h"
+#include "cli/reproduce_command.h"
 #include "cli/sweep_options.h"
 
 #include <QCommandLineParser>
@@ -323,6 +324,8 @@ QString usageText(Command command)
         return benchUsage();
     case Command::RankSurvey:
         return rankSurveyUsage();
+    case Command::Reproduce:
+        return reproduceUsage();
     case Command::Run:
         return u"Usage: facet-cli run --dataset DATASET --method METHOD --rank K --json OUT "
                u"[options]\n"
@@ -402,6 +405,9 @@ QString usageText(Command command)
            "  bench [--datasets ...] --json OUT   time every method against the roofline\n"
            "  rank-survey --dataset ... --method M --ranks 2-30 --out DIR   choose k: consensus, "
            "scores, errors per rank\n"
+           "  reproduce PAPER --out DIR   a paper's protocol, its published numbers beside "
+           "Facet's\n"
+           "  reproduce list        the papers, their data sets and methods\n"
            "  help [COMMAND]        this text or a command's options\n"
            "  --version\n\nMethods:\n"_s
         + methods;
@@ -419,6 +425,7 @@ Command helpTopic(const QString& topic)
         : topic == u"sweep-cell"     ? Command::SweepCell
         : topic == u"bench"          ? Command::Bench
         : topic == u"rank-survey"    ? Command::RankSurvey
+        : topic == u"reproduce"      ? Command::Reproduce
                                      : Command::Help;
 }
 
@@ -432,9 +439,10 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         const QString topic = arguments.size() > 1 ? arguments.at(1) : QString();
         // An unknown topic is a usage error, not the general help with success.
         if (!topic.isEmpty() && helpTopic(topic) == Command::Help && topic != u"help")
-            return Error { u"help: no command '%1'; the commands are info, run, "
-                           "export-dataset, sweep, sweep-cell, bench and rank-survey"_s.arg(
-                               topic) };
+            return Error {
+                u"help: no command '%1'; the commands are info, run, "
+                "export-dataset, sweep, sweep-cell, bench, rank-survey and reproduce"_s.arg(topic)
+            };
         o.command = Command::Help;
         o.helpText = usageText(helpTopic(topic));
         return o;
@@ -501,6 +509,8 @@ Result<CliOptions> parseArguments(const QStringList& arguments)
         return parseSweepArguments(arguments);
     if (command == u"rank-survey")
         return parseRankSurveyArguments(arguments);
+    if (command == u"reproduce")
+        return parseReproduceArguments(arguments);
     if (command != u"run")
         return optionError(u"unknown command '%1' (try: facet-cli help)"_s.arg(command));
 

@@ -3,6 +3,7 @@
 
 #include "cli/bench_options.h"
 #include "cli/rank_survey_options.h"
+#include "cli/reproduce_options.h"
 #include "cli/sweep_cli_options.h"
 #include "data/dataset_source.h"
 #include "experiment/run.h"
@@ -13,7 +14,18 @@
 
 namespace facet::cli {
 
-enum class Command { Help, Version, Info, Run, ExportDataset, Bench, Sweep, SweepCell, RankSurvey };
+enum class Command {
+    Help,
+    Version,
+    Info,
+    Run,
+    ExportDataset,
+    Bench,
+    Sweep,
+    SweepCell,
+    RankSurvey,
+    Reproduce,
+};
 
 // Which preparation a run asks for: `auto` normalizes samples to unit L2 norm for the CF
 // family and leaves them for NMF (METHODS.md section 8).
@@ -35,6 +47,7 @@ struct CliOptions {
     BenchCliOptions bench; // bench
     SweepCliOptions sweep; // sweep, sweep-cell
     RankSurveyCliOptions rankSurvey; // rank-survey
+    ReproduceCliOptions reproduce; // reproduce
     int threads = 0; // 0 = all cores
     QString helpText; // for Command::Help
 };

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/export_command.h"
 #include "cli/rank_survey_command.h"
+#include "cli/reproduce_command.h"
 #include "cli/sweep_command.h"
 #include "data/mat_reader_process.h"
 #include "util/openmp_environment.h"
@@ -31,7 +32,7 @@ int main(int argc, char** argv)
 {
     // may start the program again
     facet::ensureOpenMpWaitPolicy(argv, facet::cliOpenMpUse(argc, argv));
-    // A QApplication (offscreen) for `sweep` and `rank-survey`, whose plots need one;
+    // A QApplication (offscreen) for `sweep`, `rank-survey` and `reproduce`, whose plots need one;
     // QCoreApplication otherwise.
     const std::unique_ptr<QCoreApplication> app = facet::cli::makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("facet-cli"));
@@ -72,6 +73,9 @@ int main(int argc, char** argv)
     case facet::cli::Command::RankSurvey:
         std::signal(SIGINT, onInterrupt);
         return facet::cli::runRankSurveyCommand(options, out, err, g_stop.get_token());
+    case facet::cli::Command::Reproduce:
+        std::signal(SIGINT, onInterrupt);
+        return facet::cli::runReproduce(options, out, err, g_stop.get_token());
     case facet::cli::Command::Run:
         std::signal(SIGINT, onInterrupt);
         return facet::cli::runRun(options, out, err, g_stop.get_token());

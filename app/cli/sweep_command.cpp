@@ -40,7 +40,8 @@ CellKey keyOf(const ExperimentCell& c)
 std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
 {
     if (argc > 1
-        && (std::strcmp(argv[1], "sweep") == 0 || std::strcmp(argv[1], "rank-survey") == 0))
+        && (std::strcmp(argv[1], "sweep") == 0 || std::strcmp(argv[1], "rank-survey") == 0
+            || std::strcmp(argv[1], "reproduce") == 0))
         return plots::makeOffscreenApplication(argc, argv);
     return std::make_unique<QCoreApplication>(argc, argv);
 }

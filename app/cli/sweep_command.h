@@ -13,9 +13,9 @@
 
 namespace facet::cli {
 
-// The application object for the command line (argv as main() gets it): `sweep` draws plots
-// with QCustomPlot and so gets a QApplication on the offscreen platform (unless
-// QT_QPA_PLATFORM is set); every other command keeps the Widgets-free QCoreApplication.
+// The application object for the command line (argv as main() gets it): `sweep`, `rank-survey`
+// and `reproduce` draw plots with QCustomPlot and so get a QApplication on the offscreen platform
+// (unless QT_QPA_PLATFORM is set); every other command keeps the Widgets-free QCoreApplication.
 std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv);
 
 // `facet-cli sweep ...`; `stop` (Ctrl+C) ends the load of a MAT 7.3 file, or the running cells
