@@ -89,7 +89,7 @@ QString footnoteOf(const ReproducedDataset& d)
         : o.value(u"select"_s).toString() == u"accuracy"
         ? u"best AC of %1 sub-runs (oracle)"_s.arg(subruns)
         : u"lowest objective of %1 sub-runs"_s.arg(subruns);
-    return u"Facet %1: %2 trials per c, %3, algorithm %4, seed %5; %6, sha256 %7…"_s
+    return u"Facet %1: trials per c: %2, %3, algorithm %4, seed %5; %6, sha256 %7…"_s
         .arg(QStringLiteral(FACET_VERSION_STRING))
         .arg(o.value(u"trials"_s).toInt())
         .arg(selection, o.value(u"run"_s).toObject().value(u"algorithm"_s).toString(),
@@ -219,15 +219,31 @@ int runReproduce(
     if (!written)
         return fail(written.error());
     for (const ReproducedDataset& d : report.datasets) {
-        out << paper.key << ", " << d.comparison.paperName << ": average, paper vs Facet (Δ):\n";
-        for (const MethodComparison& m : d.comparison.methods)
-            out << "  " << m.paperName.leftJustified(10) << " AC "
-                << meanStdText(m.average[0].paperMean, std::nullopt, 2) << " vs "
-                << meanStdText(m.average[0].facetMean, std::nullopt, 2) << " ("
-                << differenceText(m.average[0].difference()) << ")   NMI "
-                << meanStdText(m.average[1].paperMean, std::nullopt, 2) << " vs "
-                << meanStdText(m.average[1].facetMean, std::nullopt, 2) << " ("
-                << differenceText(m.average[1].difference()) << ")\n";
+        const DatasetComparison& c = d.comparison;
+        out << paper.key << ", " << c.paperName
+            << (c.paperHasCells ? ": average, paper vs Facet (Δ):\n"
+                                : ": average in Facet (the paper's table is lost):\n");
+        for (const MethodComparison& m : c.methods) {
+            out << "  " << m.paperName.leftJustified(10);
+            for (const int mi : { 0, 1 }) {
+                const Compared& a = m.average[std::size_t(mi)];
+                out << (mi == 0 ? " AC " : "   NMI ");
+                if (c.paperHasCells)
+                    out << meanStdText(a.paperMean, std::nullopt, 2) << " vs "
+                        << meanStdText(a.facetMean, std::nullopt, 2) << " ("
+                        << differenceText(a.difference()) << ")";
+                else
+                    out << meanStdText(a.facetMean, std::nullopt, 2);
+            }
+            out << '\n';
+        }
+        for (const ClaimComparison& k : c.claims)
+            if (k.claim.kind == u"gain")
+                out << "  stated: " << k.claim.method << " over "
+                    << (k.claim.over.isEmpty() ? u"the second best"_s : k.claim.over) << ", "
+                    << k.claim.metric.toUpper() << " " << differenceText(k.claim.points)
+                    << "; Facet: " << k.facetMethod << " over " << k.facetOver << " "
+                    << differenceText(k.facetGain) << '\n';
     }
     out << "-> " << written->join(u", "_s) << '\n';
     out.flush();

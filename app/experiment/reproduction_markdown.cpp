@@ -113,7 +113,7 @@ QString datasetSection(const ReproductionReport& report, const ReproducedDataset
     QString text = u"\n## %1%2\n\n"_s.arg(
         c.paperName, c.table.isEmpty() ? QString() : u" (%1)"_s.arg(c.table));
     text += u"Data: `%1`, sha256 `%2`; %3 samples. Facet's sweep: `%4/` (%5 of %6 cells; "
-            "results.json, table.md, ac/nmi plots). Seed %7, %8 trials per c, %9, algorithm "
+            "results.json, table.md, ac/nmi plots). Seed %7, trials per c: %8, %9, algorithm "
             "%10.\n"_s.arg(d.file.section(u'/', -1), d.fileSha256)
                 .arg(d.sweepDataset.value(u"samples"_s).toInteger())
                 .arg(d.sweepDir)
