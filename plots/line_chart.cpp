@@ -83,11 +83,28 @@ void build(QCustomPlot& plot, const LineChart& chart)
     yAxis->setRange(lo, hi + (hi - lo) * 0.02);
     yAxis->grid()->setSubGridVisible(false);
 
+    // The legend's column is as wide as its longest name (its stretch alone let the export clip
+    // "SemiGNMF · paper"); the title, above the axes' column, wraps at the ", " nearest its
+    // middle when it would not fit beside it.
+    const QFontMetrics metrics(font);
+    int legendWidth = 0;
+    for (const Curve& curve : chart.curves)
+        legendWidth = std::max(legendWidth, metrics.horizontalAdvance(curve.name));
+    legendWidth += 70; // the line-and-marker icon, paddings, border and the column's margin
     plot.plotLayout()->insertRow(0);
     QFont titleFont = font;
     titleFont.setPointSizeF(11);
     titleFont.setBold(true);
-    plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, chart.title, titleFont));
+    QString title = chart.title;
+    if (QFontMetrics(titleFont).horizontalAdvance(title) > plot.width() - legendWidth - 20) {
+        qsizetype best = -1;
+        for (qsizetype at = title.indexOf(u", "_s); at >= 0; at = title.indexOf(u", "_s, at + 1))
+            if (best < 0 || std::abs(at - title.size() / 2) < std::abs(best - title.size() / 2))
+                best = at;
+        if (best >= 0)
+            title = title.left(best + 1) + u'\n' + title.mid(best + 2);
+    }
+    plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, title, titleFont));
 
     // The legend in its own column right of the axes, so no curve is ever hidden under it.
     plot.legend->setVisible(true);
@@ -96,6 +113,7 @@ void build(QCustomPlot& plot, const LineChart& chart)
     plot.plotLayout()->addElement(1, 1, side);
     side->setMargins(QMargins(0, 10, 12, 0));
     side->addElement(0, 0, plot.legend);
+    side->setMinimumSize(legendWidth, 0);
     side->addElement(1, 0, new QCPLayoutElement(&plot)); // pushes the legend to the top
     side->setRowStretchFactor(0, 0.01);
     plot.plotLayout()->setColumnStretchFactor(1, 0.01);

@@ -16,8 +16,8 @@ namespace facet {
 // column-major pixel order (MATLAB reshape(fea(i,:), h, w)); `gnd` n x 1 double with the class
 // names as values when they are all numbers, else 1..c in class order (no gnd when unlabelled);
 // `im_height` and `im_width` for non-square images; `mask` of fea's shape and order for data
-// with missing entries (0 = missing; `facet-cli run --mask FILE` reads it). MAT 5, zlib-compressed; written to a
-// temporary file beside `path` and renamed over it, so a failure leaves no half file.
+// with missing entries (0 = missing; `facet-cli run --mask FILE` reads it). MAT 5, zlib-compressed;
+// written to a temporary file beside `path` and renamed over it, so a failure leaves no half file.
 // 28x28 images load back with --pixel-order column: the loader takes that size for MNIST.
 Result<bool> writeDatasetMat(const QString& path, const Dataset& data);
 
