@@ -105,6 +105,8 @@ Result<CliOptions> parseRankSurveyArguments(const QStringList& arguments)
         QString* target = name == u"ranks" ? &ranks
             : name == u"runs"              ? &runs
             : name == u"subsample"         ? &subsample
+            : name == u"folds"             ? &folds
+            : name == u"holdout"           ? &holdout
             : name == u"out"               ? &survey.outDir
                                            : nullptr;
         if (!target) {
