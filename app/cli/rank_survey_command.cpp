@@ -8,6 +8,7 @@
 #include "data/dataset_identity.h"
 #include "experiment/rank_survey.h"
 #include "rank_survey_outputs.h"
+#include "util/atomic_write.h"
 #include "util/integer_list.h"
 
 #include <QDir>
