@@ -63,10 +63,14 @@ QString formatOptional(const std::optional<double>& v)
 
 } // namespace
 
+QString interruptedWhileLoadingMessage(const QString& dataset)
+{
+    return u"interrupted while loading %1; nothing was written"_s.arg(dataset);
+}
+
 int interruptedWhileLoading(const QString& dataset, QTextStream& err)
 {
-    err << "facet-cli: interrupted while loading " << dataset << "; nothing was written"
-        << Qt::endl;
+    err << "facet-cli: " << interruptedWhileLoadingMessage(dataset) << Qt::endl;
     return kExitInterrupted;
 }
 

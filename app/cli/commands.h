@@ -30,5 +30,7 @@ int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::s
 // After a load that failed because `stop` was requested (Ctrl+C reaches facet-mat-reader too,
 // which then ends by a signal): says the load was interrupted and returns kExitInterrupted.
 int interruptedWhileLoading(const QString& dataset, QTextStream& err);
+// Its message: "interrupted while loading DATASET; nothing was written".
+QString interruptedWhileLoadingMessage(const QString& dataset);
 
 } // namespace facet::cli

@@ -3,6 +3,7 @@
 
 #include "cli/cli_options.h"
 #include "cli/commands.h" // kExitInterrupted
+#include "distributed/communicator.h"
 #include "experiment/experiment_data.h"
 
 #include <QCoreApplication>
@@ -19,8 +20,11 @@ namespace facet::cli {
 std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv);
 
 // `facet-cli sweep ...`; `stop` (Ctrl+C) ends the load of a MAT 7.3 file, or the running cells
-// and keeps the finished ones.
-int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
+// and keeps the finished ones. With more than one rank in `comm` (mpirun), rank 0 runs the
+// sweep as alone, with the cells spread over every rank (distributed/distributed_sweep.h); the
+// other ranks compute the cells it hands them and print only errors.
+int runSweep(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop,
+    Communicator& comm);
 
 // The labelled data of a sweep, prepared for its methods and checked against its options;
 // `stop` ends the load of a MAT 7.3 file (MatLoadOptions::stop).

@@ -350,8 +350,9 @@ QString sweepUsage()
            "  --evaluate SET       all (default) or unlabeled samples only\n"
            "  --param NAME=V,...   parameter sweep over lambda, p, beta or rank\n"
            "  --compare A,B        the paired test of A against B (default: each vs the best)\n"
-           "  --threads T          cells run side by side (0 = one per core); every cell uses\n"
-           "                       one inner thread, so the numbers do not depend on T\n"
+           "  --threads T          cells run side by side (0 = one per core; under mpirun, per\n"
+           "                       process, default 1); every cell uses one inner thread, so\n"
+           "                       the numbers do not depend on T\n"
            "  --seed S             experiment seed (0); cell seeds are derived from it\n"
            "  --resume DIR         continue an interrupted sweep: alone, with the options "
            "recorded\n"
@@ -359,7 +360,9 @@ QString sweepUsage()
            "  --normalize MODE     auto (L2 per sample for the CF family), none or l2\n"
            "  --max-iter, --min-iter, --tol, --replicates, --cluster, --cosine,\n"
            "  --kmeans-replicates and every method parameter as for run (facet-cli help run)\n"
-           "Ctrl+C stops after the running cells' next iteration and keeps finished cells.\n"_s;
+           "Ctrl+C stops after the running cells' next iteration and keeps finished cells.\n"
+           "mpirun -np N facet-cli sweep ... (or srun) spreads the cells over N processes, with\n"
+           "the same results (docs/cluster.md).\n"_s;
 }
 
 QString sweepCellUsage()

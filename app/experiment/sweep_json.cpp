@@ -261,8 +261,8 @@ Result<SweepFile> readSweepFile(const QString& path)
     return file;
 }
 
-QStringList jsonDifferences(
-    const QJsonObject& before, const QJsonObject& now, const QString& prefix)
+QStringList jsonDifferences(const QJsonObject& before, const QJsonObject& now,
+    const QString& prefix, const QString& beforeName, const QString& nowName)
 {
     QStringList lines;
     QStringList keys = before.keys() + now.keys();
@@ -274,7 +274,7 @@ QStringList jsonDifferences(
             continue;
         const QString name = prefix.isEmpty() ? key : prefix + u'.' + key;
         if (a.isObject() && b.isObject()) {
-            lines += jsonDifferences(a.toObject(), b.toObject(), name);
+            lines += jsonDifferences(a.toObject(), b.toObject(), name, beforeName, nowName);
             continue;
         }
         const auto text = [](const QJsonValue& v) {
@@ -286,7 +286,7 @@ QStringList jsonDifferences(
                         .toJson(QJsonDocument::Compact));
             return v.toVariant().toString();
         };
-        lines << u"%1: %2 in the file, %3 now"_s.arg(name, text(a), text(b));
+        lines << u"%1: %2 %3, %4 %5"_s.arg(name, text(a), beforeName, text(b), nowName);
     }
     return lines;
 }

@@ -46,9 +46,11 @@ QJsonObject sweepFileToJson(const SweepFile& file, const ExperimentOptions& opti
     const QStringList& classNames, int cellsPlanned);
 Result<SweepFile> readSweepFile(const QString& path);
 
-// "trials: 10 in the file, 20 now" lines for every key (dotted path) whose value differs.
-QStringList jsonDifferences(
-    const QJsonObject& before, const QJsonObject& now, const QString& prefix = QString());
+// "trials: 10 in the file, 20 now" lines for every key (dotted path) whose value differs;
+// `beforeName` and `nowName` name the two sides ("in the file", "now").
+QStringList jsonDifferences(const QJsonObject& before, const QJsonObject& now,
+    const QString& prefix = QString(), const QString& beforeName = QStringLiteral("in the file"),
+    const QString& nowName = QStringLiteral("now"));
 
 // Sorts trials into plan order (c, trial, parameter, method as listed in options).
 void sortTrials(std::vector<TrialResult>& trials, const ExperimentOptions& options);
