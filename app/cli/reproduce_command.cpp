@@ -3,6 +3,7 @@
 
 #include "cli/sweep_command.h"
 #include "cli/sweep_options.h"
+#include "distributed/communicator.h"
 #include "experiment/reproduction_report.h"
 #include "experiment/sweep_json.h"
 #include "reproduction_charts.h"
@@ -195,7 +196,8 @@ int runReproduce(
     for (const PlannedDataset& d : plan) {
         out << "== " << paper.key << " on " << d.info->paperName << ": facet-cli "
             << d.sweep.sweep.arguments.join(u' ') << " --out " << d.dir << Qt::endl;
-        const int code = runSweep(d.sweep, out, err, stop);
+        SingleProcessCommunicator alone; // reproduce runs in one process
+        const int code = runSweep(d.sweep, out, err, stop, alone);
         if (code == kExitInterrupted) {
             err << "facet-cli: reproduce stopped; the same command continues it" << Qt::endl;
             return code;
