@@ -207,8 +207,11 @@ QString reproductionCsv(const ReproductionReport& report)
             runValue(d, u"algorithm"_s), runValue(d, u"max-iter"_s));
         const QString file = d.file.section(u'/', -1);
         for (const MethodComparison& m : c.methods)
-            for (const auto& [metric, name] :
+            for (const auto& metricName :
                 { std::pair { Metric::Accuracy, u"ac"_s }, std::pair { Metric::Nmi, u"nmi"_s } }) {
+                // Not a structured binding: clang 14 (the sanitizer presets) cannot capture one.
+                const Metric metric = metricName.first;
+                const QString& name = metricName.second;
                 const int mi = metricIndex(metric);
                 const auto line
                     = [&](const QString& clusters, const Compared& v, const QString& ranks) {
