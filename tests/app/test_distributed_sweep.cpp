@@ -11,6 +11,8 @@
 #include "experiment/sweep_json.h"
 #include "in_process_communicator.h"
 
+#include "planted_squares.h"
+
 #include <QtTest>
 
 #include <functional>
@@ -21,27 +23,6 @@ using namespace facet::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// 6 classes of 8 images 4x4: class k lights its own pixels, plus noise.
-Dataset plantedSquares()
-{
-    Dataset d;
-    d.name = u"Planted"_s;
-    d.height = d.width = 4;
-    Rng rng(23);
-    const int classes = 6, per = 8;
-    d.X = 0.05 * rng.uniformMatrix(16, classes * per);
-    for (int k = 0; k < classes; ++k) {
-        d.classNames << QString::number(k + 1);
-        for (int i = 0; i < per; ++i) {
-            for (int f = 0; f < 16; ++f)
-                if (f % classes == k)
-                    d.X(f, k * per + i) += 0.5 + 0.4 * rng.uniform();
-            d.labels.push_back(k);
-        }
-    }
-    return d;
-}
 
 ExperimentOptions protocolOptions()
 {
@@ -149,7 +130,7 @@ class TestDistributedSweep : public QObject {
     Q_OBJECT
 
 private:
-    const ExperimentDataset m_data { plantedSquares(), SampleNormalization::Auto };
+    const ExperimentDataset m_data { plantedSquares(23), SampleNormalization::Auto };
     const ExperimentOptions m_options = protocolOptions();
     const std::vector<ExperimentCell> m_plan = planCells(m_options);
     std::vector<TrialResult> m_one; // every cell, one process, one thread

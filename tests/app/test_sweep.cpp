@@ -12,6 +12,7 @@
 #include "experiment/sweep_runner.h"
 #include "experiment/sweep_table.h"
 
+#include "planted_squares.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QXmlStreamReader>
+
 #include <QtTest>
 
 #include <cmath>
@@ -34,25 +36,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// 6 classes of 8 images 4x4: class k lights its own pixels, plus noise; values in [0, 1].
 Dataset planted()
 {
-    Dataset d;
-    d.name = u"Planted"_s;
-    d.height = d.width = 4;
-    Rng rng(11);
-    const int classes = 6, per = 8;
-    d.X = 0.05 * rng.uniformMatrix(16, classes * per);
-    for (int k = 0; k < classes; ++k) {
-        d.classNames << QString::number(k + 1);
-        for (int i = 0; i < per; ++i) {
-            for (int f = 0; f < 16; ++f)
-                if (f % classes == k)
-                    d.X(f, k * per + i) += 0.5 + 0.4 * rng.uniform();
-            d.labels.push_back(k);
-        }
-    }
-    return d;
+    return plantedSquares(11);
 }
 
 ExperimentOptions sweepOptions()
