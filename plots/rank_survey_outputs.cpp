@@ -64,8 +64,8 @@ QImage consensusImage(const Consensus& consensus)
         for (int j = 0; j < n; ++j)
             line[j] = uchar(std::lround(255
                 * (1
-                    - consensus.matrix(consensus.order[std::size_t(i)],
-                        consensus.order[std::size_t(j)]))));
+                    - consensus.matrix(
+                        consensus.order[std::size_t(i)], consensus.order[std::size_t(j)]))));
     }
     return image;
 }

@@ -261,6 +261,8 @@ void TestPreprocessDialog::missingPixelsFromTheDataMenu()
     QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
         return label->text().contains(QStringLiteral("dataset has missing pixels"));
     }));
+    window->showExperiment();
+    facet::testing::saveScreenshot(*window, QStringLiteral("main_window_missing_pixels.png"));
 
     clearAction->trigger();
     QVERIFY(loaded.wait(kPreprocessTimeoutMs));
