@@ -14,6 +14,8 @@
 #include "views/basis_gallery.h"
 #include "views/cluster_view.h"
 
+#include <QCheckBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QtTest>
