@@ -168,7 +168,7 @@ QString rankSurveyMarkdown(const RankSurveyReport& report)
     else
         md += u"No rank suggested: %1.\n"_s.arg(report.result.byCophenetic.why);
     if (report.result.byHeldOut.rank > 0)
-        md += u"\n**Held-out error, %1 folds of %2 %% of the entries: k = %3**: %4.\n"_s
+        md += u"\n**Held-out error, %1 folds of %2 % of the entries: k = %3**: %4.\n"_s
                   .arg(report.options.folds)
                   .arg(100 * report.options.holdout)
                   .arg(report.result.byHeldOut.rank)
@@ -221,7 +221,7 @@ Result<QStringList> writeRankSurveyOutputs(const QString& dir, const RankSurveyR
             {}, 0, 0.01 } });
     if (report.result.byHeldOut.rank > 0)
         charts.push_back({ u"heldout"_s,
-            { u"Held-out error (%1 folds, %2 %% of the entries): %3"_s.arg(report.options.folds)
+            { u"Held-out error (%1 folds, %2 % of the entries): %3"_s.arg(report.options.folds)
                     .arg(100 * report.options.holdout)
                     .arg(on),
                 u"rank k"_s, u"error on the held-out entries"_s,

@@ -3,10 +3,10 @@
 
 #include "cli/cli_option_readers.h"
 #include "cli/commands.h"
-#include "core/openmp.h"
 #include "core/random.h"
 #include "data/dataset_identity.h"
 #include "experiment/rank_survey.h"
+#include "methods/mask.h"
 #include "rank_survey_outputs.h"
 #include "util/atomic_write.h"
 #include "util/integer_list.h"
@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <numeric>
 
 namespace facet::cli {
@@ -74,6 +75,8 @@ QString rankSurveyUsage()
            "                       --holdout fraction of the entries (0.1), fits the rest and\n"
            "                       measures the error on them (nmf, gnmf, semignmf, cnmf)\n"
            "  --subsample N        survey N random samples (by --seed): the consensus is n x n\n"
+           "  --threads T          fits computed at once, one core each (default: one per core;\n"
+           "                       the results are the same for any T)\n"
            "  --out DIR            the output folder (made when missing)\n"
            "  Every option of `run` that sets the method, its weights, the algorithm, the limits,\n"
            "  the seed and the data's preparation applies (facet-cli help run); --rank, --json,\n"
@@ -182,8 +185,6 @@ int runRankSurveyCommand(
     const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop)
 {
     const RankSurveyCliOptions& survey = options.rankSurvey;
-    if (options.threads > 0)
-        omp::setThreads(options.threads);
     if (!QDir().mkpath(survey.outDir)) {
         err << "facet-cli: cannot make the folder " << survey.outDir << Qt::endl;
         return kExitFailure;
@@ -231,14 +232,19 @@ int runRankSurveyCommand(
     surveyOptions.runs = survey.runs;
     surveyOptions.folds = survey.folds;
     surveyOptions.holdout = survey.holdout;
+    // --threads: the fits computed at once, each on one core (the survey's unit of parallel work;
+    // the result is the same bits for any count).
+    surveyOptions.workers = options.threads;
+    const int perRank = survey.runs + (acceptsMask(options.run.method) ? survey.folds : 0);
+    std::map<int, int> finished; // fits done per rank
     RankSurveyResult result;
     try {
         result = runRankSurvey(
             data.X, data.labels, surveyOptions,
-            [&](int done, int total, int k, int r) {
-                if (k > 0 && r == 0)
-                    err << "rank-survey: k = " << k << " (" << done << " of " << total
-                        << " runs done)" << Qt::endl;
+            [&](int done, int total, int k, int) {
+                if (done > 0 && k > 0 && ++finished[k] == perRank)
+                    err << "rank-survey: k = " << k << " done (" << done << " of " << total
+                        << " fits)" << Qt::endl;
             },
             stop);
     } catch (const std::exception& e) {

@@ -2,17 +2,28 @@
 #include "experiment/rank_survey.h"
 
 #include "core/random.h"
+#include "experiment/sweep_runner.h"
 #include "methods/mask.h"
 #include "metrics/quality.h"
 
 #include <QStringList>
 
+#include <Eigen/Core>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace facet {
 
@@ -35,6 +46,158 @@ double heldOutError(MatrixCRef X, const Matrix& weights, const Matrix* observed,
                 total += x * x;
             }
     return total > 0 ? std::sqrt(residual / total) : std::nan("");
+}
+
+// One fit of the survey: rank k, run `index` (index < runs) or held-out fold index - runs.
+struct FitJob {
+    int k = 0;
+    int index = 0;
+};
+
+// What the survey keeps of a finished fit.
+struct FitRecord {
+    std::vector<int> predicted;
+    std::optional<double> ac;
+    std::optional<double> nmi;
+    double reconstruction = 0;
+    double sparsenessV = 0;
+    double sparsenessBasis = 0;
+    double seconds = 0;
+    bool converged = false;
+    double heldOut = std::nan(""); // folds only
+};
+
+// Null when the fit was cancelled.
+std::optional<FitRecord> recordOf(
+    const RunResult& one, MatrixCRef X, const Matrix* fold, const Matrix* observed)
+{
+    const Factorization& f = one.factorization;
+    if (!one.cancelledDuring.empty() || f.stopReason == StopReason::Cancelled)
+        return std::nullopt;
+    FitRecord r;
+    if (fold) {
+        r.heldOut = heldOutError(X, *fold, observed, f.basis, f.V);
+        return r;
+    }
+    r.predicted = one.predicted;
+    r.ac = one.ac;
+    r.nmi = one.nmi;
+    r.reconstruction = one.reconstructionError;
+    r.sparsenessV = one.sparseness;
+    r.sparsenessBasis = f.basis.size() > 0 ? hoyerSparseness(f.basis) : std::nan("");
+    r.seconds = one.setupSeconds + f.initSeconds + f.solveSeconds + one.clusterSeconds;
+    r.converged = f.stopReason == StopReason::Converged;
+    return r;
+}
+
+// The row of rank k from its records: runs first, then the folds.
+RankSurveyRow rowOf(int k, std::vector<std::optional<FitRecord>>::const_iterator first, int runs,
+    int perRank, const RankSurveyOptions& options)
+{
+    std::vector<std::vector<int>> clusterings;
+    std::vector<double> ac, nmi, reconstruction, sparseV, sparseBasis, seconds, heldOut;
+    RankSurveyRow row;
+    row.rank = k;
+    for (int r = 0; r < perRank; ++r) {
+        const FitRecord& record = **(first + r);
+        if (r >= runs) {
+            heldOut.push_back(record.heldOut);
+            continue;
+        }
+        clusterings.push_back(record.predicted);
+        if (record.ac)
+            ac.push_back(*record.ac);
+        if (record.nmi)
+            nmi.push_back(*record.nmi);
+        reconstruction.push_back(record.reconstruction);
+        sparseV.push_back(record.sparsenessV);
+        sparseBasis.push_back(record.sparsenessBasis);
+        seconds.push_back(record.seconds);
+        row.converged += record.converged ? 1 : 0;
+    }
+    row.heldOut = meanStd(heldOut);
+    row.consensus = consensusOf(clusterings, options.maxConsensusBytes);
+    if (!options.keepConsensus)
+        row.consensus.matrix.resize(0, 0);
+    row.ac = meanStd(ac);
+    row.nmi = meanStd(nmi);
+    row.reconstruction = meanStd(reconstruction);
+    row.sparsenessV = meanStd(sparseV);
+    row.sparsenessBasis = meanStd(sparseBasis);
+    row.seconds = meanStd(seconds);
+    return row;
+}
+
+// Runs the jobs on `workers` threads (each with one inner thread and its own set-up cache; 0: one
+// per core) and reports each finished fit on the calling thread. A stop, or a fit that throws,
+// ends the workers after their current fit; the first exception is rethrown here.
+using FitFunction
+    = std::function<std::optional<FitRecord>(const FitJob&, SetupCache&, std::stop_token)>;
+void runFits(const std::vector<FitJob>& jobs, std::vector<std::optional<FitRecord>>& records,
+    const FitFunction& fit, int workers, const RankSurveyProgress& progress, std::stop_token stop)
+{
+    if (workers <= 0)
+        workers = int(std::max(1u, std::thread::hardware_concurrency()));
+    workers = std::min(workers, int(jobs.size()));
+    std::stop_source abort;
+    const std::stop_callback forward(stop, [&abort] { abort.request_stop(); });
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<std::size_t> finished; // fits done and not yet reported, in the order they ended
+    int running = workers;
+    std::exception_ptr error;
+    std::atomic<std::size_t> next { 0 };
+    const auto work = [&] {
+        const OmpSingleThread single;
+        SetupCache cache;
+        while (!abort.stop_requested()) {
+            const std::size_t i = next.fetch_add(1);
+            if (i >= jobs.size())
+                break;
+            try {
+                std::optional<FitRecord> record = fit(jobs[i], cache, abort.get_token());
+                const std::lock_guard lock(mutex);
+                if (record) {
+                    records[i] = std::move(record);
+                    finished.push_back(i);
+                }
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                if (!error)
+                    error = std::current_exception();
+                abort.request_stop();
+            }
+            changed.notify_one();
+        }
+        const std::lock_guard lock(mutex);
+        --running;
+        changed.notify_one();
+    };
+    const int total = int(jobs.size());
+    if (progress)
+        progress(0, total, jobs.front().k, 0);
+    Eigen::initParallel();
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < workers; ++t)
+        threads.emplace_back(work);
+    int done = 0;
+    std::unique_lock lock(mutex);
+    for (;;) {
+        changed.wait(lock, [&] { return !finished.empty() || running == 0; });
+        std::vector<std::size_t> batch;
+        batch.swap(finished);
+        const bool over = running == 0;
+        lock.unlock();
+        for (const std::size_t i : batch)
+            if (progress)
+                progress(++done, total, jobs[i].k, jobs[i].index);
+        if (over)
+            break;
+        lock.lock();
+    }
+    threads.clear(); // every worker has left its loop: joins at once
+    if (error)
+        std::rethrow_exception(error);
 }
 
 } // namespace
@@ -67,10 +230,10 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     if (options.folds > 0 && !(options.holdout > 0 && options.holdout <= 0.5))
         throw std::invalid_argument("the held-out fraction must be in (0, 0.5]");
 
-    RankSurveyResult result;
     const bool heldOut = options.folds > 0 && acceptsMask(options.run.method);
+    QString heldOutNote;
     if (options.folds > 0 && !heldOut)
-        result.heldOutNote = QString::fromStdString(maskRefusal(options.run.method));
+        heldOutNote = QString::fromStdString(maskRefusal(options.run.method));
     // The same folds at every rank, so the ranks are compared on the same held-out entries.
     // Data with missing entries (options.run.params.weights) holds out among its observed
     // entries: a fold's weights are the data's times the fold's.
@@ -84,90 +247,42 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
         folds.push_back(std::make_shared<const Matrix>(std::move(fold)));
     }
     const int perRank = options.runs + int(folds.size());
-    const int total = int(options.ranks.size()) * perRank;
-    int done = 0;
-    // One graph or kernel for every run of the survey (the same data throughout).
-    SetupCache cache;
-    SolveControl control;
-    control.stop = stop;
-    for (int k : options.ranks) {
-        std::vector<std::vector<int>> clusterings;
-        std::vector<double> ac, nmi, reconstruction, sparseV, sparseBasis, seconds;
-        RankSurveyRow row;
-        row.rank = k;
-        for (int r = 0; r < options.runs; ++r) {
-            if (stop.stop_requested()) {
-                result.cancelled = true;
-                result.byCophenetic = suggestByCophenetic(result.rows);
-                return result;
-            }
-            if (progress)
-                progress(done, total, k, r);
-            RunOptions run = options.run;
-            run.params.rank = k;
-            run.clusters = k;
-            run.driver.seed = options.run.driver.seed + std::uint64_t(r);
-            const RunResult one = runAndCluster(X, labels, run, control, &cache);
-            const Factorization& f = one.factorization;
-            if (!one.cancelledDuring.empty() || f.stopReason == StopReason::Cancelled) {
-                result.cancelled = true;
-                result.byCophenetic = suggestByCophenetic(result.rows);
-                return result;
-            }
-            clusterings.push_back(one.predicted);
-            if (one.ac)
-                ac.push_back(*one.ac);
-            if (one.nmi)
-                nmi.push_back(*one.nmi);
-            reconstruction.push_back(one.reconstructionError);
-            sparseV.push_back(one.sparseness);
-            sparseBasis.push_back(f.basis.size() > 0 ? hoyerSparseness(f.basis) : std::nan(""));
-            seconds.push_back(
-                one.setupSeconds + f.initSeconds + f.solveSeconds + one.clusterSeconds);
-            row.converged += f.stopReason == StopReason::Converged ? 1 : 0;
-            ++done;
+    std::vector<FitJob> jobs;
+    for (std::size_t i = 0; i < options.ranks.size(); ++i)
+        for (int r = 0; r < perRank; ++r)
+            jobs.push_back({ options.ranks[i], r });
+    std::vector<std::optional<FitRecord>> records(jobs.size());
+    const auto fit = [&](const FitJob& job, SetupCache& cache, std::stop_token token) {
+        RunOptions run = options.run;
+        run.params.rank = job.k;
+        run.clusters = job.k;
+        const bool isFold = job.index >= options.runs;
+        if (isFold)
+            run.params.weights = folds[std::size_t(job.index - options.runs)];
+        else
+            run.driver.seed = options.run.driver.seed + std::uint64_t(job.index);
+        SolveControl control;
+        control.stop = token;
+        // A fold's graph (GNMF) is built on its own filled data: no cache.
+        const RunResult one = isFold ? runAndCluster(X, {}, run, control)
+                                     : runAndCluster(X, labels, run, control, &cache);
+        return recordOf(one, X,
+            isFold ? folds[std::size_t(job.index - options.runs)].get() : nullptr, observed);
+    };
+    runFits(jobs, records, fit, options.workers, progress, stop);
+
+    RankSurveyResult result;
+    result.heldOutNote = heldOutNote;
+    for (std::size_t i = 0; i < options.ranks.size(); ++i) {
+        const auto first = records.begin() + std::ptrdiff_t(i * std::size_t(perRank));
+        if (!std::all_of(first, first + perRank, [](const auto& r) { return r.has_value(); })) {
+            result.cancelled = true; // the ranks before i are complete
+            break;
         }
-        std::vector<double> heldOutErrors;
-        for (std::size_t f = 0; f < folds.size(); ++f) {
-            if (stop.stop_requested()) {
-                result.cancelled = true;
-                break;
-            }
-            if (progress)
-                progress(done, total, k, options.runs + int(f));
-            RunOptions run = options.run;
-            run.params.rank = k;
-            run.clusters = k;
-            run.params.weights = folds[f];
-            const RunResult one = runAndCluster(X, {}, run, control);
-            if (!one.cancelledDuring.empty()
-                || one.factorization.stopReason == StopReason::Cancelled) {
-                result.cancelled = true;
-                break;
-            }
-            heldOutErrors.push_back(
-                heldOutError(X, *folds[f], observed, one.factorization.basis, one.factorization.V));
-            ++done;
-        }
-        if (result.cancelled) {
-            result.byCophenetic = suggestByCophenetic(result.rows);
-            result.byHeldOut = suggestByHeldOut(result.rows);
-            return result;
-        }
-        row.heldOut = meanStd(heldOutErrors);
-        row.consensus = consensusOf(clusterings, options.maxConsensusBytes);
-        if (!options.keepConsensus)
-            row.consensus.matrix.resize(0, 0);
-        row.ac = meanStd(ac);
-        row.nmi = meanStd(nmi);
-        row.reconstruction = meanStd(reconstruction);
-        row.sparsenessV = meanStd(sparseV);
-        row.sparsenessBasis = meanStd(sparseBasis);
-        row.seconds = meanStd(seconds);
-        result.rows.push_back(std::move(row));
+        result.rows.push_back(rowOf(options.ranks[i], first, options.runs, perRank, options));
     }
-    if (progress)
-        progress(done, total, 0, 0);
+    if (progress && !result.cancelled)
+        progress(int(jobs.size()), int(jobs.size()), 0, 0);
     result.byCophenetic = suggestByCophenetic(result.rows);
     result.byHeldOut = suggestByHeldOut(result.rows);
     return result;

@@ -30,6 +30,9 @@ struct RankSurveyOptions {
     int runs = 10; // R, at least 2 for a consensus that can disagree
     int folds = 3; // held-out folds per rank; 0 = no held-out error
     double holdout = 0.1; // fraction of the entries each fold holds out, in (0, 0.5]
+    // Fits computed at once, each with one inner thread (0: one per core). The fits are
+    // independent and seeded, so the result is the same bits for any count.
+    int workers = 0;
     std::int64_t maxConsensusBytes = kConsensusMaxBytes;
     bool keepConsensus = true; // keep each rank's matrix (n x n) for a view
 };
@@ -62,13 +65,16 @@ struct RankSurveyResult {
     QString heldOutNote;
 };
 
-// Called on the caller's thread before each run (rank k, run r of the rank, from 0) and once at
-// the end (k = 0): runs done so far and in all.
+// Called on the caller's thread once at the start (done = 0, the first rank, r = 0), after each
+// finished fit (its rank k and index r: r < runs is a run, runs + f is held-out fold f), and
+// once at the end (k = 0): fits done so far and in all. The fits run on worker threads and
+// finish in any order.
 using RankSurveyProgress = std::function<void(int done, int total, int k, int r)>;
 
 // Throws std::invalid_argument for options the data cannot take (a rank over min(m, n), no
-// ranks, fewer than 1 run, a consensus over the size bound) before the first run. A stop
-// between runs ends the survey with the ranks finished so far (cancelled = true).
+// ranks, fewer than 1 run, a consensus over the size bound) before the first run; a fit that
+// throws stops the others and its exception is rethrown. A stop ends the survey with the ranks
+// whose fits had all finished, in order (cancelled = true).
 RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
     const RankSurveyOptions& options, const RankSurveyProgress& progress = {},
     std::stop_token stop = {});

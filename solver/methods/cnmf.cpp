@@ -83,6 +83,7 @@ void Cnmf::step()
     m_V = m_A->times(m_Z);
     ++m_vVersion;
     m_maskProductValid = false;
+    m_maskCrossValid = false;
 }
 
 void Cnmf::restore(const std::vector<Matrix>& state)

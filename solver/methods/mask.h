@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace facet {
 
@@ -27,6 +28,19 @@ namespace facet {
 // the kernel K = X^T X (or another kernel of the samples), which needs every entry of every
 // sample; k-means and PCA measure distances between whole samples.
 
+// The entries whose weight is below the mask's largest, w_max (for a 0/1 mask: the missing ones),
+// with c_ij = 1 - W_ij / w_max, listed by rows and by columns: the entries hals imputes
+// (mask.cpp, "hals by imputation").
+struct ImputedEntries {
+    std::vector<Eigen::Index> rowStart; // m + 1 offsets into rowCol / rowCoeff
+    std::vector<int> rowCol;
+    std::vector<Scalar> rowCoeff;
+    std::vector<Eigen::Index> colStart; // n + 1 offsets into colRow / colCoeff
+    std::vector<int> colRow;
+    std::vector<Scalar> colCoeff;
+    std::size_t size() const { return rowCol.size(); }
+};
+
 struct MaskedData {
     Matrix weights; // W (m x n)
     Matrix weighted; // W o X, 0 where W = 0
@@ -36,6 +50,9 @@ struct MaskedData {
     // a start and a graph need whole samples, and this fill depends on the observed entries only.
     Matrix filled;
     double missingFraction = 0; // share of entries with weight 0
+    Scalar maxWeight = 1; // w_max
+    double weightedNorm2 = 0; // sum W o X o X, in double
+    ImputedEntries imputed;
 };
 
 // The run-log line of a masked run ("mask: 30.0% of the entries missing ...").
@@ -57,13 +74,14 @@ double weightedSquaredError(const MaskedData& mask, const Matrix& R);
 // sqrt(sum W (X - basis V^T)^2 / sum W X^2): relativeReconstructionError over the observed entries.
 double weightedRelativeError(const MaskedData& mask, const Matrix& basis, const Matrix& V);
 
-// One masked HALS sweep over the columns of U, V fixed (docs/algorithms.md; derivation in
-// mask.cpp). E = W o (X - U V^T) on entry, kept current.
-HalsSweepStats maskedHalsSweepU(Matrix& U, const Matrix& V, const Matrix& W, Matrix& E);
-
-// The same over the columns of V, U fixed, with GNMF's graph term majorized as in
-// halsGraphSweeps when `graph` is given (majorizer = halsGraphMajorizer(*graph)).
-HalsSweepStats maskedHalsSweepV(Matrix& V, const Matrix& U, const Matrix& W, Matrix& E,
-    const Graph* graph, const Vector* majorizer, Scalar lambda);
+// The sparse parts of hals by imputation (mask.cpp), S = C o (U V^T) on the imputed entries
+// (C = 1 - W / w_max, 0 elsewhere), each O(|imputed| k):
+// out += S V (m x k), row by row;
+void addImputedTimesV(const ImputedEntries& entries, const Matrix& U, const Matrix& V, Matrix& out);
+// out += S^T U (n x k), column by column;
+void addImputedTransposedTimesU(
+    const ImputedEntries& entries, const Matrix& U, const Matrix& V, Matrix& out);
+// sum_ij C_ij (U V^T)_ij^2, in double, in a fixed order.
+double imputedSquaredSum(const ImputedEntries& entries, const Matrix& U, const Matrix& V);
 
 } // namespace facet

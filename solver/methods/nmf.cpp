@@ -39,6 +39,7 @@ void Nmf::initializeFrom(Matrix U, Matrix V)
 void Nmf::refreshCache(bool vChanged)
 {
     m_maskProductValid = false;
+    m_maskCrossValid = false;
     if (m_mask) { // the masked rules use neither X^T U nor U^T U
         m_xvValid = false;
         if (vChanged)
@@ -101,6 +102,7 @@ void Nmf::step()
     multiplicativeUpdate(m_V, t.numerator, t.denominator);
     ++m_vVersion;
     m_maskProductValid = false;
+    m_maskCrossValid = false;
 }
 
 // The same rules as step(), on the fused route (core/skinny_product.h: fusesPasses): the V rule's
@@ -192,6 +194,7 @@ void Nmf::restoreBeforeStep(const std::vector<Matrix>& state)
     m_V = state.at(1);
     m_xvValid = false;
     m_maskProductValid = false;
+    m_maskCrossValid = false;
     ++m_vVersion;
 }
 

@@ -109,11 +109,16 @@ protected:
     UpdateTerms maskedUpdateTerms(int factor) const;
     void maskedHalsStep();
     double maskedObjective() const;
-    // U V^T at the current factors, formed once per change of U or V (masked routes only).
+    // U V^T at the current factors, formed once per change of U or V (masked mu only).
     const Matrix& maskedProduct() const;
     std::shared_ptr<const MaskedData> m_mask;
     mutable Matrix m_maskProduct;
     mutable bool m_maskProductValid = false;
+    // hals's masked objective from (W o X)^T U and U^T U at the current U (masked_nmf.cpp),
+    // formed by the step, or on demand after a restore.
+    mutable Matrix m_maskXtU;
+    mutable Matrix m_maskUtU;
+    mutable bool m_maskCrossValid = false;
 
 private:
     Matrix m_halsProduct; // X V for halsStep()

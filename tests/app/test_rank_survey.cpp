@@ -8,6 +8,9 @@
 #include <QtTest>
 
 #include <cmath>
+#include <stop_token>
+#include <thread>
+#include <vector>
 
 using namespace facet;
 
@@ -134,6 +137,62 @@ private slots:
             QCOMPARE(a.rows[r].reconstruction.mean, b.rows[r].reconstruction.mean);
         }
         QCOMPARE(a.byHeldOut.rank, 2);
+    }
+
+    void workersGiveTheSameBitsAndReportOnTheCaller()
+    {
+        // The fits run side by side, each with one inner thread: one worker or three give the same
+        // rows, and every finished fit is reported once, on the calling thread, counting up.
+        const Matrix X = planted(24, 30, 3, 8);
+        RankSurveyOptions options = surveyOptions({ 2, 3, 4 });
+        options.keepConsensus = true;
+        options.workers = 1;
+        const RankSurveyResult one = runRankSurvey(X, {}, options);
+        options.workers = 3;
+        const std::thread::id caller = std::this_thread::get_id();
+        std::vector<int> dones;
+        bool elsewhere = false;
+        const RankSurveyResult three = runRankSurvey(X, {}, options, [&](int done, int, int, int) {
+            elsewhere = elsewhere || std::this_thread::get_id() != caller;
+            dones.push_back(done);
+        });
+        QVERIFY(!elsewhere);
+        const int fits = 3 * (options.runs + options.folds);
+        QCOMPARE(int(dones.size()), fits + 2); // the start, each fit, the end
+        for (int i = 0; i <= fits; ++i)
+            QCOMPARE(dones[std::size_t(i)], i);
+        QCOMPARE(dones.back(), fits);
+        QCOMPARE(one.rows.size(), three.rows.size());
+        for (std::size_t r = 0; r < one.rows.size(); ++r) {
+            QCOMPARE(one.rows[r].heldOut.mean, three.rows[r].heldOut.mean);
+            QCOMPARE(one.rows[r].reconstruction.mean, three.rows[r].reconstruction.mean);
+            QCOMPARE(one.rows[r].sparsenessV.mean, three.rows[r].sparsenessV.mean);
+            QVERIFY(one.rows[r].consensus.matrix == three.rows[r].consensus.matrix);
+        }
+    }
+
+    void aStopKeepsTheFinishedRanks()
+    {
+        // A stop once the first rank's fits have all finished (later ranks' fits finish in any
+        // order meanwhile): the survey ends with the complete ranks only, in order, cancelled.
+        const Matrix X = planted(24, 30, 3, 9);
+        RankSurveyOptions options = surveyOptions({ 2, 3, 4, 5 });
+        options.workers = 2;
+        std::stop_source source;
+        const int perRank = options.runs + options.folds;
+        int firstRankDone = 0;
+        const RankSurveyResult result = runRankSurvey(
+            X, {}, options,
+            [&](int done, int, int k, int) {
+                if (done > 0 && k == 2 && ++firstRankDone == perRank)
+                    source.request_stop();
+            },
+            source.get_token());
+        QVERIFY(result.cancelled);
+        QVERIFY(!result.rows.empty() && result.rows.size() < 4);
+        for (std::size_t r = 0; r < result.rows.size(); ++r)
+            QCOMPARE(result.rows[r].rank, int(r) + 2);
+        QCOMPARE(result.rows.front().heldOut.count, options.folds);
     }
 };
 
