@@ -1,86 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/reproduce_command.h"
 
+#include "cli/reproduce_plan.h"
+#include "cli/reproduce_sensitivity.h"
 #include "cli/sweep_command.h"
-#include "cli/sweep_options.h"
-#include "distributed/communicator.h"
 #include "experiment/reproduction_report.h"
-#include "experiment/sweep_json.h"
 #include "reproduction_charts.h"
 #include "util/atomic_write.h"
 
 #include <QApplication>
-#include <QCryptographicHash>
 #include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QJsonArray>
 
 namespace facet::cli {
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-struct PlannedDataset {
-    const PaperDataset* info = nullptr;
-    QString path; // the data file
-    QString dir; // the sweep's folder
-    CliOptions sweep; // the parsed sweep command
-};
-
-QString fileSha256(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(&file);
-    return QString::fromLatin1(hash.result().toHex());
-}
-
-QJsonObject optionsJson(const ReproduceCliOptions& r, const QString& dataDir,
-    const std::vector<PlannedDataset>& plan, int threads)
-{
-    QJsonArray datasets;
-    for (const PlannedDataset& d : plan)
-        datasets.append(d.info->key);
-    const ExperimentOptions& e = plan.front().sweep.sweep.experiment;
-    QJsonArray clusters;
-    for (int c : e.clusterCounts)
-        clusters.append(c);
-    return QJsonObject {
-        { u"paper"_s, r.paper },
-        { u"datasets"_s, datasets },
-        { u"trials"_s, e.trials },
-        { u"clusters"_s, clusters },
-        { u"subruns"_s, e.subruns },
-        { u"max-iter"_s, e.base.driver.maxIter },
-        { u"seed"_s, QString::number(e.seed) },
-        { u"threads"_s, threads },
-        { u"data_dir"_s, QDir(dataDir).absolutePath() },
-    };
-}
-
-// The sweep's finished results, compared with the paper.
-Result<ReproducedDataset> collect(const PaperRecord& paper, const PlannedDataset& d)
-{
-    const Result<SweepFile> file = readSweepFile(QDir(d.dir).filePath(u"results.json"_s));
-    if (!file)
-        return Error { file.error() };
-    const ExperimentOptions& options = d.sweep.sweep.experiment;
-    ReproducedDataset out;
-    out.comparison = compareWithPaper(paper, d.info->key, summarize(options, file->trials));
-    out.sweepDir = d.info->key;
-    out.file = QFileInfo(d.path).absoluteFilePath();
-    out.fileSha256 = fileSha256(d.path);
-    out.sweepOptions = file->options;
-    out.sweepDataset = file->dataset;
-    out.sweepArguments = file->arguments;
-    out.cellsFinished = int(file->trials.size());
-    out.cellsPlanned = int(planCells(options).size());
-    return out;
-}
 
 QString footnoteOf(const ReproducedDataset& d)
 {
@@ -162,57 +97,32 @@ int runReproduce(
         return fail(u"unknown paper '%1'"_s.arg(r.paper));
     const PaperRecord& paper = *found;
 
+    if (r.sensitivity)
+        return runReproduceSensitivity(paper, options, out, err, stop);
+
     // Every data file and every sweep command first: nothing runs when one is wrong.
-    std::vector<PlannedDataset> plan;
-    for (const PaperDataset& d : paper.datasets) {
-        if (!d.available || (!r.datasets.isEmpty() && !r.datasets.contains(d.key)))
-            continue;
-        PlannedDataset p;
-        p.info = &d;
-        p.path = QDir(dataDir).filePath(d.file);
-        if (!QFileInfo(p.path).isFile())
-            return fail(
-                u"reproduce %1: the %2 data, %3, is not in %4; set FACET_DATA_DIR or give "
-                "--data-dir"_s.arg(paper.key, d.paperName, d.file, QDir(dataDir).absolutePath()));
-        p.dir = QDir(r.outDir).filePath(d.key);
-        QStringList args = reproduceSweepArguments(paper, r, p.path);
-        const bool resume = QFileInfo::exists(QDir(p.dir).filePath(u"results.json"_s));
-        args << (resume ? u"--resume"_s : u"--out"_s) << p.dir;
-        args << u"--threads"_s << QString::number(options.threads);
-        Result<CliOptions> sweep = parseSweepArguments(args);
-        if (!sweep)
-            return fail(u"reproduce %1, %2: %3"_s.arg(paper.key, d.key, sweep.error()));
-        p.sweep = std::move(*sweep);
-        plan.push_back(std::move(p));
-    }
-    if (plan.empty())
-        return fail(u"reproduce %1: no data set to run"_s.arg(paper.key));
+    const Result<std::vector<PlannedDataset>> plan
+        = planReproduction(paper, r, reproducePreset(paper, r), r.outDir, options.threads);
+    if (!plan)
+        return fail(plan.error());
     if (!QDir().mkpath(r.outDir))
         return fail(u"cannot create the folder %1"_s.arg(r.outDir));
     if (const QString problem = outputPathProblem(QDir(r.outDir).filePath(u"reproduction.json"_s));
         !problem.isEmpty())
         return fail(problem);
-
-    for (const PlannedDataset& d : plan) {
-        out << "== " << paper.key << " on " << d.info->paperName << ": facet-cli "
-            << d.sweep.sweep.arguments.join(u' ') << " --out " << d.dir << Qt::endl;
-        SingleProcessCommunicator alone; // reproduce runs in one process
-        const int code = runSweep(d.sweep, out, err, stop, alone);
-        if (code == kExitInterrupted) {
+    if (const int code = runPlannedSweeps(paper, *plan, out, err, stop); code != kExitOk) {
+        if (code == kExitInterrupted)
             err << "facet-cli: reproduce stopped; the same command continues it" << Qt::endl;
-            return code;
-        }
-        if (code != kExitOk)
-            return code;
+        return code;
     }
 
     ReproductionReport report;
     report.paper = &paper;
     report.arguments = r.arguments;
-    report.options = optionsJson(r, dataDir, plan, options.threads);
+    report.options = reproduceOptionsJson(r, dataDir, *plan, options.threads);
     report.departures = reproduceDepartures(paper, r);
-    for (const PlannedDataset& d : plan) {
-        Result<ReproducedDataset> collected = collect(paper, d);
+    for (const PlannedDataset& d : *plan) {
+        Result<ReproducedDataset> collected = collectReproduced(paper, d, d.info->key);
         if (!collected)
             return fail(collected.error());
         report.datasets.push_back(std::move(*collected));

@@ -4,6 +4,7 @@
 #include "cli/cli_options.h"
 #include "experiment/paper_record.h"
 
+#include <QJsonObject>
 #include <QTextStream>
 
 #include <stop_token>
@@ -19,9 +20,13 @@ QString reproduceUsage();
 // The data folder: --data-dir, else FACET_DATA_DIR, else ../shared/data.
 QString reproduceDataDir(const ReproduceCliOptions& options);
 
-// The `facet-cli sweep` arguments that run the paper's protocol on one data set: the record's
-// "sweep" options with the ones given to reproduce in their place, ending with --dataset PATH
+// The paper's protocol as `facet-cli sweep` options (name -> text, or true for a flag): the
+// record's "sweep" options with the ones given to reproduce in their place.
+QJsonObject reproducePreset(const PaperRecord& paper, const ReproduceCliOptions& options);
+// The `facet-cli sweep` arguments of such options on one data set, ending with --dataset PATH
 // (without --out, --resume and --threads).
+QStringList presetSweepArguments(const QJsonObject& preset, const QString& dataPath);
+// Both: the sweep that runs the paper's protocol on one data set.
 QStringList reproduceSweepArguments(
     const PaperRecord& paper, const ReproduceCliOptions& options, const QString& dataPath);
 

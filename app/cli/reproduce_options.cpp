@@ -75,7 +75,18 @@ QString reproduceUsage()
            "  --seed S             experiment seed (0)\n"
            "  --threads T          cells run side by side (0 = one per core)\n"
            "  --data-dir DIR       where the data files are (FACET_DATA_DIR, else\n"
-           "                       ../shared/data)\n"_s;
+           "                       ../shared/data)\n"
+           "Where a gap comes from:\n"
+           "  --sensitivity        runs the protocol above as the baseline, then once per\n"
+           "                       other value of each choice the paper leaves open (sample\n"
+           "                       normalization, mu converged or at a fixed iteration count,\n"
+           "                       start, k-means restarts and cosine, sub-run selection, rank\n"
+           "                       c or c + 1, scored samples, LCF's and CF_OGL's variants),\n"
+           "                       one change per row, into DIR/<row>/<data set>/, and writes\n"
+           "                       sensitivity.md, .csv and .json: each method's average and\n"
+           "                       its change per row, the ranking, and for each gap to the\n"
+           "                       paper over 3 points the choice that closes it, if one does\n"
+           "  --fixed-iterations LIST  the fixed counts of those rows (100,500)\n"_s;
 }
 
 QString reproduceDataDir(const ReproduceCliOptions& options)
@@ -97,7 +108,9 @@ Result<CliOptions> parseReproduceArguments(const QStringList& arguments)
         { u"datasets"_s, u"Data sets"_s, u"list"_s }, { u"trials"_s, u"Trials"_s, u"t"_s },
         { u"clusters"_s, u"Cluster counts"_s, u"list"_s }, { u"subruns"_s, u"Restarts"_s, u"r"_s },
         { u"max-iter"_s, u"Iterations"_s, u"n"_s }, { u"seed"_s, u"Seed"_s, u"s"_s },
-        { u"threads"_s, u"Threads"_s, u"t"_s }, { u"data-dir"_s, u"Data folder"_s, u"dir"_s } });
+        { u"threads"_s, u"Threads"_s, u"t"_s }, { u"data-dir"_s, u"Data folder"_s, u"dir"_s },
+        { u"sensitivity"_s, u"One choice at a time"_s },
+        { u"fixed-iterations"_s, u"Fixed iteration counts"_s, u"list"_s } });
     QStringList argv = arguments;
     argv[0] = u"facet-cli"_s;
     if (const QString problem = parseEachOnce(p, argv); !problem.isEmpty())
@@ -164,6 +177,23 @@ Result<CliOptions> parseReproduceArguments(const QStringList& arguments)
         r.clusters = *counts;
         r.clustersText = p.value(u"clusters"_s);
     }
+    r.sensitivity = p.isSet(u"sensitivity"_s);
+    if (p.isSet(u"fixed-iterations"_s)) {
+        if (!r.sensitivity)
+            return reproduceError(u"--fixed-iterations goes with --sensitivity"_s);
+        const Result<std::vector<int>> counts = parseIntegerList(p.value(u"fixed-iterations"_s),
+            u"--fixed-iterations"_s, u"iteration counts such as 100,500"_s);
+        if (!counts)
+            return reproduceError(counts.error());
+        for (const int n : *counts)
+            if (n < 1 || (r.maxIter && n > *r.maxIter))
+                return reproduceError(r.maxIter
+                        ? u"--fixed-iterations: %1 is above --max-iter %2, the baseline's limit"_s
+                              .arg(n)
+                              .arg(*r.maxIter)
+                        : u"--fixed-iterations: a count must be at least 1, got %1"_s.arg(n));
+        r.fixedIterations = *counts;
+    }
     if (p.isSet(u"seed"_s)) {
         bool ok = false;
         r.seed = p.value(u"seed"_s).toULongLong(&ok);
@@ -199,8 +229,7 @@ Result<CliOptions> parseReproduceArguments(const QStringList& arguments)
     return o;
 }
 
-QStringList reproduceSweepArguments(
-    const PaperRecord& paper, const ReproduceCliOptions& options, const QString& dataPath)
+QJsonObject reproducePreset(const PaperRecord& paper, const ReproduceCliOptions& options)
 {
     QJsonObject preset = paper.sweep;
     if (options.trials)
@@ -220,6 +249,11 @@ QStringList reproduceSweepArguments(
                 preset.insert(u"outer-iterations"_s, QString::number(*options.maxIter));
         }
     }
+    return preset;
+}
+
+QStringList presetSweepArguments(const QJsonObject& preset, const QString& dataPath)
+{
     QStringList args { u"sweep"_s };
     for (auto it = preset.begin(); it != preset.end(); ++it) {
         args << u"--"_s + it.key();
@@ -227,6 +261,12 @@ QStringList reproduceSweepArguments(
             args << it.value().toString();
     }
     return args << u"--dataset"_s << dataPath;
+}
+
+QStringList reproduceSweepArguments(
+    const PaperRecord& paper, const ReproduceCliOptions& options, const QString& dataPath)
+{
+    return presetSweepArguments(reproducePreset(paper, options), dataPath);
 }
 
 QStringList reproduceDepartures(const PaperRecord& paper, const ReproduceCliOptions& options)

@@ -25,6 +25,10 @@ struct ReproduceCliOptions {
     std::optional<int> subruns; // --subruns
     std::optional<int> maxIter; // --max-iter
     std::optional<std::uint64_t> seed; // --seed
+    // --sensitivity: the baseline and one row per other value of each choice the paper leaves
+    // open (experiment/sensitivity.h), into DIR/<row>/<data set>/ and DIR/sensitivity.*.
+    bool sensitivity = false;
+    std::vector<int> fixedIterations; // --fixed-iterations (with --sensitivity); empty: default
     QStringList arguments; // as given, for the outputs
 };
 
