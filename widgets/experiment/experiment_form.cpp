@@ -29,8 +29,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-enum Protocol { Unsupervised, SemiSupervised, ParameterSweep };
-
 QWidget* row(QWidget* a, QWidget* b)
 {
     auto* widget = new QWidget;
@@ -168,6 +166,7 @@ ExperimentForm::ExperimentForm(QWidget* parent)
 
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("Preset"), makePresetRow());
     form->addRow(tr("Methods"), m_methods);
     form->addRow(tr("Protocol"), m_protocol);
     form->addRow(QString(), m_protocolFields);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "experiment/paper_record.h"
 #include "experiment/protocol.h"
 
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -22,6 +24,8 @@ namespace facet {
 // trials, sub-runs and their selection, the run options every cell starts from (max iterations,
 // algorithm, method parameters: what `facet-cli sweep` takes as flags), seed and threads. Pure
 // input: options() turns them into checked ExperimentOptions or an error a user can act on.
+// "Preset" fills the fields with a paper's protocol (resources/papers, what `facet-cli reproduce`
+// runs) and says whether the loaded dataset is one the paper ran on; it never loads data.
 class ExperimentForm : public QWidget {
     Q_OBJECT
 
@@ -42,14 +46,31 @@ public:
     // the form's own (a value that still equals the last default follows the new one).
     void setDefaultMaxIterations(int iterations);
     void setMaxIterations(int iterations);
+    // The loaded dataset's source (DatasetRequest::spec) and name, for the preset's note.
+    void setDatasetSource(const QString& spec, const QString& name);
+    // Chooses the preset of the paper `key` ("lcf"; empty: None); false for an unknown key.
+    bool choosePreset(const QString& key);
 
 Q_SIGNALS:
     void changed();
 
 private:
+    // m_protocol's items.
+    enum Protocol { Unsupervised, SemiSupervised, ParameterSweep };
+
     void updateProtocolFields();
+    // experiment_form_preset.cpp
+    QWidget* makePresetRow();
+    void applyPreset();
+    void updatePresetNote();
+    const PaperRecord* chosenPaper() const;
 
     int m_classes = 0;
+    std::vector<PaperRecord> m_papers; // those with a protocol to run
+    QComboBox* m_preset = nullptr; // None, then m_papers' keys as item data
+    QLabel* m_presetNote = nullptr;
+    QString m_datasetSpec;
+    QString m_datasetName;
     QListWidget* m_methods;
     QComboBox* m_protocol;
     QStackedWidget* m_protocolFields;

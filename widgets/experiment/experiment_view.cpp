@@ -162,6 +162,8 @@ void ExperimentView::setDataset(
     }
     m_dataset = std::move(dataset);
     m_request = request;
+    m_form->setDatasetSource(
+        m_dataset ? request.spec : QString(), m_dataset ? m_dataset->name : QString());
     if (!m_dataset) {
         m_notice->setText(tr("Load a labelled dataset to run an experiment."));
     } else if (!m_dataset->hasLabels()) {

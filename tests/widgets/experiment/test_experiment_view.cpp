@@ -12,12 +12,15 @@
 #include "experiment/sweep_json.h"
 #include "main_window/main_window.h"
 #include "main_window_fixture.h"
+#include "screenshot.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -75,6 +78,8 @@ private Q_SLOTS:
     void mainWindowHasExperimentAction();
     void clickingACellOpensATrialInTheExplorer();
     void formSetsTheRankOffsetAndTheScoredSamples();
+    void presetFillsTheFormWithAPapersProtocol_data();
+    void presetFillsTheFormWithAPapersProtocol();
 };
 
 void TestExperimentView::runFillsTableAndPlots()
@@ -317,6 +322,95 @@ void TestExperimentView::formSetsTheRankOffsetAndTheScoredSamples()
     QVERIFY2(o, qPrintable(error));
     QCOMPARE(o->rankOffset, 0);
     QCOMPARE(o->evaluate, EvaluateOn::All);
+}
+
+// Issue 39: "Preset" puts a paper's protocol (resources/papers/<paper>.json, the sweep that
+// facet-cli reproduce runs) into the fields, and the note says whether the loaded data is the
+// paper's; the data itself stays.
+void TestExperimentView::presetFillsTheFormWithAPapersProtocol_data()
+{
+    QTest::addColumn<QString>("paper");
+    QTest::addColumn<QStringList>("methods");
+    QTest::addColumn<QString>("parameters");
+    QTest::addColumn<int>("subruns");
+    QTest::addColumn<int>("rankOffset");
+    QTest::addColumn<double>("labeledFraction");
+    QTest::addColumn<int>("labeledPerClass");
+    QTest::addColumn<bool>("unlabeledOnly");
+    QTest::newRow("lcf") << u"lcf"_s << QStringList { u"kmeans"_s, u"nmf"_s, u"cf"_s, u"lcf"_s }
+                         << u"lambda=0.3"_s << 10 << 0 << 0.0 << 0 << false;
+    QTest::newRow("cnmf") << u"cnmf"_s
+                          << QStringList { u"nmf"_s, u"gnmf"_s, u"semignmf"_s, u"cnmf"_s }
+                          << u"ncw"_s << 1 << 0 << 0.0 << 2 << false;
+    QTest::newRow("ccf") << u"ccf"_s
+                         << QStringList { u"kmeans"_s, u"nmf"_s, u"cf"_s, u"semignmf"_s, u"ccf"_s }
+                         << u"cosine"_s << 1 << 1 << 0.3 << 0 << true;
+}
+
+void TestExperimentView::presetFillsTheFormWithAPapersProtocol()
+{
+    QFETCH(QString, paper);
+    QFETCH(QStringList, methods);
+    QFETCH(QString, parameters);
+    QFETCH(int, subruns);
+    QFETCH(int, rankOffset);
+    QFETCH(double, labeledFraction);
+    QFETCH(int, labeledPerClass);
+    QFETCH(bool, unlabeledOnly);
+    ExperimentForm form;
+    form.setClassCount(15);
+    form.setDatasetSource(u"builtin:gaussians"_s, u"Gaussians"_s);
+    auto* preset = form.findChild<QComboBox*>(u"experimentPreset"_s);
+    auto* note = form.findChild<QLabel*>(u"experimentPresetNote"_s);
+    auto* list = form.findChild<QListWidget*>(u"experimentMethods"_s);
+    auto* params = form.findChild<QLineEdit*>(u"experimentMethodParameters"_s);
+    QVERIFY(preset && note && list && params);
+    QCOMPARE(preset->itemText(0), u"None"_s);
+    QVERIFY(preset->findData(paper) > 0);
+    preset->setCurrentIndex(preset->findData(paper)); // as a user's choice in the list
+    QStringList checked;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked)
+            checked << list->item(i)->text();
+    checked.sort();
+    methods.sort();
+    QCOMPARE(checked, methods);
+    QCOMPARE(params->text(), parameters);
+    QString error;
+    const std::optional<ExperimentOptions> o = form.options(&error);
+    QVERIFY2(o, qPrintable(error));
+    QCOMPARE(o->clusterCounts, (std::vector<int> { 2, 3, 4, 5, 6, 7, 8, 9, 10 }));
+    QCOMPARE(o->trials, 10);
+    QCOMPARE(o->subruns, subruns);
+    QCOMPARE(
+        o->selection, paper == u"lcf" ? SubrunSelection::Accuracy : SubrunSelection::Objective);
+    QCOMPARE(o->rankOffset, rankOffset);
+    QCOMPARE(o->labeledFraction, labeledFraction);
+    QCOMPARE(o->labeledPerClass, labeledPerClass);
+    QCOMPARE(o->evaluate == EvaluateOn::Unlabeled, unlabeledOnly);
+    QVERIFY(o->base.params.algorithm == Algorithm::Mu);
+    QCOMPARE(o->base.cluster.cosine, paper == u"ccf");
+    QCOMPARE(o->base.params.ncw, paper == u"cnmf");
+    // Not the paper's data: the note says so, and names the files it ran on.
+    QVERIFY(note->isVisibleTo(&form));
+    QVERIFY2(note->text().contains(u"The loaded dataset, Gaussians, is not the paper's"_s),
+        qPrintable(note->text()));
+    QVERIFY2(note->text().contains(u"Yale_32x32.mat"_s), qPrintable(note->text()));
+    // The paper's data file: the note names it as such.
+    form.setDatasetSource(u"/data/Yale_32x32.mat"_s, u"Yale_32x32"_s);
+    QVERIFY2(note->text().contains(u"The loaded Yale_32x32.mat is its Yale data"_s),
+        qPrintable(note->text()));
+    if (paper == u"lcf") {
+        form.setDatasetSource(u"builtin:gaussians"_s, u"Gaussians"_s);
+        form.resize(460, form.sizeHint().height());
+        form.show();
+        facet::testing::saveScreenshot(form, u"experiment_form_preset.png"_s);
+    }
+    // None keeps the fields and hides the note.
+    QVERIFY(form.choosePreset(QString()));
+    QVERIFY(!note->isVisibleTo(&form));
+    QCOMPARE(params->text(), parameters);
+    QVERIFY(!form.choosePreset(u"lccf"_s)); // its protocol cannot run: no preset
 }
 
 #include "facet_test.h"
