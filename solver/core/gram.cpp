@@ -11,7 +11,17 @@ namespace facet {
 
 Gram::Gram(MatrixCRef X, bool formExplicitly)
     : m_n(X.cols())
+    , m_dist(currentDistribution())
 {
+    if (m_dist.active()) {
+        m_xData = X.data();
+        m_m = X.rows();
+        m_xStride = X.outerStride();
+        m_diag = X.colwise().squaredNorm().transpose();
+        m_hasNegative = sumOverSamples(m_dist, X.minCoeff() < 0 ? 1.0 : 0.0) > 0;
+        m_trace = sumOverSamples(m_dist, double(m_diag.sum()));
+        return;
+    }
     if (formExplicitly) {
         m_K.resize(X.cols(), X.cols());
         adviseHugePages(m_K);
@@ -52,7 +62,7 @@ Gram::Gram(Matrix K)
 std::shared_ptr<const Gram> Gram::linear(MatrixCRef X)
 {
     // n <= m: K (n x n) is no larger than X itself and each product costs n^2 k < 2 m n k.
-    return std::make_shared<const Gram>(X, X.cols() <= X.rows());
+    return std::make_shared<const Gram>(X, X.cols() <= X.rows() && !currentDistribution().active());
 }
 
 std::shared_ptr<const Gram> Gram::fromMatrix(Matrix K)
@@ -70,6 +80,7 @@ Matrix Gram::times(const Matrix& M) const
         const XMap X = xMap();
         Matrix XM; // m x k
         multiplySkinny(X, M, XM);
+        sumOverSamples(m_dist, XM); // distributed: the sum over every rank's samples
         multiplyTransposedSkinny(X, XM, out);
     }
     return out;

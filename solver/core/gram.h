@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/collectives.h"
 #include "core/types.h"
 
 #include <memory>
@@ -14,6 +15,9 @@ namespace facet {
 class Gram {
 public:
     // Linear kernel of X (m x n, one sample per column). X must outlive the operator.
+    // Distributed (core/collectives.h, the scope current at the call): X is this rank's samples,
+    // K is never formed, times() reduces X M over the ranks, size() and diagonal() are this rank's
+    // rows, trace() is the whole K's.
     static std::shared_ptr<const Gram> linear(MatrixCRef X);
     // An explicit symmetric kernel matrix (n x n).
     static std::shared_ptr<const Gram> fromMatrix(Matrix K);
@@ -27,6 +31,7 @@ public:
     // diag(K), n.
     const Vector& diagonal() const { return m_diag; }
     // Whether K has a negative entry (METHODS.md 1.4: then the general-form updates are used).
+    // Distributed: whether any rank's X has one (K's entries across ranks are never formed).
     bool hasNegativeEntries() const { return m_hasNegative; }
     // The explicit matrix; empty when the operator is implicit.
     const Matrix& matrix() const { return m_K; }
@@ -39,6 +44,7 @@ public:
 
 private:
     Eigen::Index m_n = 0;
+    SampleDistribution m_dist;
     using XMap = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
     XMap xMap() const { return XMap(m_xData, m_m, m_n, Eigen::OuterStride<>(m_xStride)); }
 

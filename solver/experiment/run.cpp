@@ -125,6 +125,11 @@ std::vector<int> clusterRepresentation(
     return kmeans(V.transpose(), km).labels;
 }
 
+std::uint64_t runClusterSeed(std::uint64_t seed)
+{
+    return deriveSeed(seed, kClusterSeedStream);
+}
+
 int runClusters(const RunOptions& options, const std::vector<int>& truth)
 {
     const int classes = truth.empty() ? 0 : int(std::set<int>(truth.begin(), truth.end()).size());

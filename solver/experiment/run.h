@@ -98,6 +98,10 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
 // and facet-cli then suggest that start. CF_OGL, with its own start, never reports a random one.
 bool suggestsKMeansStart(const Factorization& factorization, const RunOptions& options);
 
+// The seed of a run's clustering step (k-means on V), derived from the driver's seed: a run whose
+// factors were computed elsewhere (a distributed solve) clusters them as runAndCluster would.
+std::uint64_t runClusterSeed(std::uint64_t seed);
+
 // The clustering step alone (also used for re-clustering a kept factorization).
 std::vector<int> clusterRepresentation(
     const Matrix& V, int clusters, const ClusterOptions& options, std::uint64_t seed);

@@ -19,7 +19,7 @@ Cf::Cf(MatrixCRef X, std::shared_ptr<const Gram> gram, int rank, CfSettings sett
     if (!m_gram || m_gram->size() != X.cols())
         throw std::invalid_argument(
             "CF needs the kernel of the same data (n = " + std::to_string(X.cols()) + ")");
-    requireRank(rank, X.cols());
+    requireRank(rank, totalSamples(m_dist, X.cols()));
     requireUsableData(X);
     configure(std::move(settings));
 }
@@ -35,7 +35,7 @@ void Cf::configure(CfSettings settings)
 
 void Cf::initialize(Rng& rng)
 {
-    CfStart start = cfFamilyStart(m_settings.init, m_X, *m_gram, m_rank, rng);
+    CfStart start = cfFamilyStart(m_settings.init, m_X, *m_gram, m_rank, rng, m_dist);
     initializeFrom(std::move(start.W), std::move(start.V));
 }
 
@@ -54,6 +54,7 @@ void Cf::refreshCache(bool vChanged)
         ++m_vVersion;
     m_KW = m_gram->times(m_W);
     m_WtKW = skinnyTransposedProduct(m_W, m_KW);
+    sumOverSamples(m_dist, m_WtKW);
     if (explicitSplit()) {
         m_KpW.noalias() = m_settings.generalForm->plus() * m_W;
         m_KmW.noalias() = m_settings.generalForm->minus() * m_W;
@@ -146,7 +147,9 @@ void Cf::step()
 
 bool Cf::fusesPasses() const
 {
-    if (usesGeneralForm() || explicitSplit())
+    // Distributed: the fused passes keep X W and X V of one rank's samples; the plain rules reduce
+    // them through the gram.
+    if (usesGeneralForm() || explicitSplit() || m_dist.active())
         return false;
     return facet::fusesPasses(*m_gram, m_rank);
 }
@@ -187,6 +190,7 @@ const Matrix& Cf::vtv() const
 {
     if (m_vtvVersion != m_vVersion) {
         multiplyTransposedSkinny(m_V, m_V, m_VtV);
+        sumOverSamples(m_dist, m_VtV);
         m_vtvVersion = m_vVersion;
     }
     return m_VtV;
@@ -196,7 +200,8 @@ double Cf::reconstructionObjective() const
 {
     // Tr(K) - 2 Tr(V^T K W) + Tr(V W^T K W V^T), with Tr(V A V^T) = sum(A o V^T V).
     const Matrix& VtV = vtv();
-    const double value = m_gram->trace() - 2.0 * double((m_V.array() * m_KW.array()).sum())
+    const double value = m_gram->trace()
+        - 2.0 * sumOverSamples(m_dist, double((m_V.array() * m_KW.array()).sum()))
         + double((m_WtKW.array() * VtV.array()).sum());
     return std::max(value, 0.0);
 }
@@ -235,6 +240,7 @@ void Cf::exportTo(Factorization& out) const
     out.W = m_W;
     out.V = m_V;
     out.basis.noalias() = m_X * m_W;
+    sumOverSamples(m_dist, out.basis);
     out.randomStart = m_settings.init == InitKind::Random;
 }
 

@@ -120,6 +120,10 @@ protected:
     }
 
     MatrixCRef m_X;
+    // A distributed solve (core/collectives.h): X holds this rank's samples, W and V their rows,
+    // the gram reduces K M, and every other sum over the samples is reduced here. Taken at
+    // construction.
+    SampleDistribution m_dist = currentDistribution();
     std::shared_ptr<const Gram> m_gram;
     int m_rank;
     CfSettings m_settings;

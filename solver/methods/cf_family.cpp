@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/cf_family.h"
 
+#include "core/collectives.h"
 #include "core/update.h"
 #include "methods/kernels.h"
 #include "methods/lccf.h"
@@ -12,7 +13,7 @@ namespace facet {
 std::shared_ptr<const CfFamilySetup> prepareCfFamily(
     MatrixCRef X, const MethodOptions& options, MethodContext& context, const CfFamilyRules& rules)
 {
-    requireRank(options.rank, X.cols());
+    requireRank(options.rank, totalSamples(currentDistribution(), X.cols())); // all ranks' n
     requireUsableData(X);
     auto setup = std::make_shared<CfFamilySetup>();
     std::vector<std::string>& notes = setup->settings.notes;

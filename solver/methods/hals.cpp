@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/hals.h"
 
+#include "core/collectives.h"
+
 #include "graph/graph_terms.h"
 
 #include <algorithm>
@@ -8,6 +10,9 @@
 #include <vector>
 
 namespace facet {
+
+static_assert(kHalsRowBlock == kSampleBlock, "a rank's samples are whole HALS blocks");
+
 namespace {
 
 using Index = Eigen::Index;
@@ -54,10 +59,16 @@ int halsSweepBudget(double productFlops, double sweepFlops, double alpha)
     return int(std::clamp(budget, 1.0, 100.0));
 }
 
-HalsSweepStats halsSweeps(Matrix& F, const Matrix& A, const Matrix& B, int maxSweeps, double delta)
+HalsSweepStats halsSweeps(
+    Matrix& F, const Matrix& A, const Matrix& B, int maxSweeps, double delta, Index firstRow)
 {
     const Index rows = F.rows();
-    const Index blocks = blockCount(rows);
+    // Block b covers the rows [start(b), start(b + 1)) of F, cut at the multiples of
+    // kHalsRowBlock of the larger factor's row numbers (firstRow + i).
+    const Index skew = firstRow % kHalsRowBlock;
+    const Index blocks = blockCount(rows + skew);
+    const auto start
+        = [&](Index b) { return std::clamp(b * kHalsRowBlock - skew, Index(0), rows); };
     const double delta2 = delta * delta;
     std::vector<double> blockViolation(static_cast<std::size_t>(blocks));
     int most = 0;
@@ -66,7 +77,7 @@ HalsSweepStats halsSweeps(Matrix& F, const Matrix& A, const Matrix& B, int maxSw
         Vector product(kHalsRowBlock);
 #pragma omp for schedule(static)
         for (Index b = 0; b < blocks; ++b) {
-            const Index first = b * kHalsRowBlock, len = std::min(kHalsRowBlock, rows - first);
+            const Index first = start(b), len = start(b + 1) - first;
             double firstChange = 0;
             int sweeps = 0;
             while (sweeps < maxSweeps) {

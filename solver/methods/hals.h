@@ -45,8 +45,11 @@ struct HalsSweepStats {
     double violation = 0;
 };
 
-// Sweeps on F with A and B as above.
-HalsSweepStats halsSweeps(Matrix& F, const Matrix& A, const Matrix& B, int maxSweeps, double delta);
+// Sweeps on F with A and B as above. `firstRow`: F's rows are rows firstRow.. of a larger factor
+// (a rank's part of a distributed V): the blocks are cut where that factor's are, so each stops
+// after the sweeps it would take in one process.
+HalsSweepStats halsSweeps(Matrix& F, const Matrix& A, const Matrix& B, int maxSweeps, double delta,
+    Eigen::Index firstRow = 0);
 
 // The V side of GNMF and SemiGNMF: the graph term lambda Tr(V^T L V), L = D - S, couples rows, so
 // it is majorized at the V a column update starts from by lambda Tr(V^T M V) with the diagonal

@@ -260,8 +260,43 @@ CfStart nmfCfStart(MatrixCRef X, int rank, Rng& rng)
     return { std::move(W), std::move(nmf.V) };
 }
 
-NmfStart nmfFamilyStart(InitKind kind, MatrixCRef X, int rank, Rng& rng)
+namespace {
+
+// Rows [first, first + count) of rng.uniformMatrix(rows, cols), drawn as that would (column by
+// column) with the other rows' draws discarded: a rank's part of a single process's start.
+Matrix uniformRows(
+    Rng& rng, Eigen::Index rows, Eigen::Index first, Eigen::Index count, Eigen::Index cols)
 {
+    Matrix M(count, cols);
+    for (Eigen::Index j = 0; j < cols; ++j)
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            const Scalar draw = Scalar(rng.uniform());
+            if (i >= first && i < first + count)
+                M(i - first, j) = draw;
+        }
+    return M;
+}
+
+void requireDistributedStart(InitKind kind, const SampleDistribution& distribution, bool nmfToo)
+{
+    if (distribution.active() && kind != InitKind::Random && !(nmfToo && kind == InitKind::Nmf))
+        throw std::invalid_argument("the " + std::string(initName(kind))
+            + " start is not computed distributed; use the random start"
+            + (nmfToo ? " or the nmf start" : ""));
+}
+
+} // namespace
+
+NmfStart nmfFamilyStart(
+    InitKind kind, MatrixCRef X, int rank, Rng& rng, const SampleDistribution& distribution)
+{
+    requireDistributedStart(kind, distribution, true);
+    if (distribution.active() && kind == InitKind::Random) {
+        Matrix U = rng.uniformMatrix(X.rows(), rank);
+        Matrix V
+            = uniformRows(rng, distribution.totalSamples, distribution.firstSample, X.cols(), rank);
+        return { std::move(U), std::move(V) };
+    }
     switch (kind) {
     case InitKind::Nndsvd:
         return nndsvdStart(X, rank);
@@ -277,8 +312,16 @@ NmfStart nmfFamilyStart(InitKind kind, MatrixCRef X, int rank, Rng& rng)
     return { std::move(U), std::move(V) };
 }
 
-CfStart cfFamilyStart(InitKind kind, MatrixCRef X, const Gram& gram, int rank, Rng& rng)
+CfStart cfFamilyStart(InitKind kind, MatrixCRef X, const Gram& gram, int rank, Rng& rng,
+    const SampleDistribution& distribution)
 {
+    requireDistributedStart(kind, distribution, false);
+    if (distribution.active()) {
+        const Eigen::Index n = distribution.totalSamples, first = distribution.firstSample;
+        Matrix W = uniformRows(rng, n, first, X.cols(), rank);
+        Matrix V = uniformRows(rng, n, first, X.cols(), rank);
+        return { std::move(W), std::move(V) };
+    }
     switch (kind) {
     case InitKind::Nndsvd:
         return nndsvdCfStart(X, gram, rank);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/collectives.h"
 #include "core/gram.h"
 #include "core/random.h"
 #include "methods/registry.h" // InitKind
@@ -28,11 +29,17 @@ std::string_view initName(InitKind kind);
 
 // The start of an NMF-family method (U, V >= 0). Random: U then V uniform [0, 1) in that order of
 // draws. X must be non-negative for every kind but kmeans.
-NmfStart nmfFamilyStart(InitKind kind, MatrixCRef X, int rank, Rng& rng);
+// Distributed (core/collectives.h): U is drawn whole on every rank, then V's draws as one process
+// makes them, of which this rank keeps its samples' rows, so the start is the single process's.
+// Only the random and nmf starts are distributed (std::invalid_argument for the others).
+NmfStart nmfFamilyStart(
+    InitKind kind, MatrixCRef X, int rank, Rng& rng, const SampleDistribution& distribution = {});
 
 // The start of a CF-family method (W, V >= 0) for the kernel operator `gram` of X. Random: W then
 // V uniform [0, 1). Nmf needs X >= 0.
-CfStart cfFamilyStart(InitKind kind, MatrixCRef X, const Gram& gram, int rank, Rng& rng);
+// Distributed: W's and V's rows of this rank from the single process's draws (random start only).
+CfStart cfFamilyStart(InitKind kind, MatrixCRef X, const Gram& gram, int rank, Rng& rng,
+    const SampleDistribution& distribution = {});
 
 // NNDSVD (Boutsidis & Gallopoulos 2008, Pattern Recognition 41): from the k leading singular
 // triplets (sigma_j, p_j, q_j) of X, column j is the dominant sign part of the rank-one term:

@@ -53,16 +53,19 @@ double Lcf::regularizerObjective() const
 {
     if (m_lambda == 0)
         return 0;
+    // Distributed: a and V's rows are this rank's, b is the same on every rank; one reduction.
     const double aTerm = double(m_gram->diagonal().dot(m_V.rowwise().sum()));
     const double kTerm = double((m_V.array() * m_KW.array()).sum());
     const double bTerm = double(m_WtKW.diagonal().dot(m_V.colwise().sum().transpose()));
-    return m_lambda * (aTerm - 2.0 * kTerm + bTerm);
+    return m_lambda * sumOverSamples(m_dist, aTerm - 2.0 * kTerm + bTerm);
 }
 
 Matrix Lcf::fusedWInner(const Matrix& VtV) const
 {
     Matrix inner = VtV;
-    inner.diagonal() += Scalar(m_lambda) * m_V.colwise().sum().transpose();
+    Matrix columnSums = m_V.colwise().sum().transpose(); // V^T 1, over every rank's rows
+    sumOverSamples(m_dist, columnSums);
+    inner.diagonal() += Scalar(m_lambda) * columnSums;
     return inner;
 }
 
@@ -86,7 +89,12 @@ void Lcf::step()
     Cf::step();
     if (m_normalizeEach) {
         // V_j <- V_j / |V_j|, W_j <- W_j |V_j|: W V^T is unchanged, the locality term is not.
-        const Vector norms = m_V.colwise().norm().transpose();
+        Vector norms = m_V.colwise().norm().transpose();
+        if (m_dist.active()) { // over every rank's rows
+            Matrix squares = m_V.colwise().squaredNorm().transpose();
+            sumOverSamples(m_dist, squares);
+            norms = squares.cwiseSqrt();
+        }
         rescaleColumns(m_V, m_W, norms);
         refreshCache();
     }

@@ -16,16 +16,16 @@ Nmf::Nmf(MatrixCRef X, int rank, InitKind init, const char* label)
     : m_X(X)
     , m_rank(rank)
     , m_init(init)
-    , m_xNorm2(double(X.squaredNorm()))
+    , m_xNorm2(sumOverSamples(m_dist, double(X.squaredNorm())))
 {
-    requireRank(rank, X.cols());
+    requireRank(rank, totalSamples(m_dist, X.cols()));
     requireUsableData(X);
     requireNonNegative(X, label, " (CF handles signed data through its general form)");
 }
 
 void Nmf::initialize(Rng& rng)
 {
-    NmfStart start = nmfFamilyStart(m_init, m_X, m_rank, rng);
+    NmfStart start = nmfFamilyStart(m_init, m_X, m_rank, rng, m_dist);
     initializeFrom(std::move(start.U), std::move(start.V));
 }
 
@@ -69,6 +69,7 @@ UpdateTerms Nmf::updateTerms(int factor) const
     if (factor == 0) { // U <- U o (X V) / (U V^T V)
         UpdateTerms t;
         multiplySkinny(m_X, m_V, t.numerator);
+        sumOverSamples(m_dist, t.numerator);
         t.denominator = skinnyProduct(m_U, vtv());
         return t;
     }
@@ -112,8 +113,10 @@ void Nmf::step()
 // block.
 void Nmf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& afterRows)
 {
-    if (!m_xvValid)
+    if (!m_xvValid) {
         multiplySkinny(m_X, m_V, m_XV);
+        sumOverSamples(m_dist, m_XV);
+    }
     // U <- U o (X V) / (U V^T V)
     multiplicativeUpdate(m_U, m_XV, skinnyProduct(m_U, vtv()));
     m_UtU = skinnyTransposedProduct(m_U, m_U);
@@ -135,6 +138,7 @@ void Nmf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& after
             afterRows(first, count);
     };
     transposedUpdateProduct(m_X, m_U, m_XtU, m_V, updateRows, m_XV);
+    sumOverSamples(m_dist, m_XV);
     m_xvValid = true;
     ++m_vVersion;
 }
@@ -146,8 +150,12 @@ void Nmf::fusedStep(const std::function<void(Eigen::Index, Eigen::Index)>& after
 void Nmf::halsStep()
 {
     constexpr double kDelta = 0.1;
-    const double m = double(m_X.rows()), n = double(m_X.cols()), k = double(m_rank);
+    // The budgets from the whole n, so that every rank of a distributed solve runs the sweeps a
+    // single process would.
+    const double m = double(m_X.rows()), n = double(totalSamples(m_dist, m_X.cols()));
+    const double k = double(m_rank);
     multiplySkinny(m_X, m_V, m_halsProduct); // X V
+    sumOverSamples(m_dist, m_halsProduct);
     const HalsSweepStats u = halsSweeps(m_U, m_halsProduct, vtv(),
         halsSweepBudget(2 * m * n * k + 2 * n * k * k, 2 * m * k * k), kDelta);
     refreshCache(false); // X^T U and U^T U of the new U; V is unchanged so far
@@ -156,8 +164,9 @@ void Nmf::halsStep()
     const HalsSweepStats v = term.graph && term.lambda != 0
         ? halsGraphSweeps(
             m_V, m_XtU, m_UtU, *term.graph, *term.majorizer, term.lambda, vBudget, kDelta)
-        : halsSweeps(m_V, m_XtU, m_UtU, vBudget, kDelta);
-    m_stationarity = u.violation + v.violation;
+        : halsSweeps(m_V, m_XtU, m_UtU, vBudget, kDelta, m_dist.firstSample);
+    // U is the same on every rank; V's rows are this rank's, so is their part of the violation.
+    m_stationarity = u.violation + sumOverSamples(m_dist, v.violation);
     m_xvValid = false;
     ++m_vVersion;
 }
@@ -166,6 +175,7 @@ const Matrix& Nmf::vtv() const
 {
     if (m_vtvVersion != m_vVersion) {
         multiplyTransposedSkinny(m_V, m_V, m_VtV);
+        sumOverSamples(m_dist, m_VtV);
         m_vtvVersion = m_vVersion;
     }
     return m_VtV;
@@ -178,7 +188,8 @@ double Nmf::objective() const
     // ||X - U V^T||^2 = ||X||^2 - 2 Tr(V^T X^T U) + Tr(U^T U V^T V): O((m + n) k^2) from the
     // cached X^T U instead of another m n k product.
     const Matrix& VtV = vtv();
-    const double value = m_xNorm2 - 2.0 * double((m_V.array() * m_XtU.array()).sum())
+    const double value = m_xNorm2
+        - 2.0 * sumOverSamples(m_dist, double((m_V.array() * m_XtU.array()).sum()))
         + double((m_UtU.array() * VtV.array()).sum());
     return std::max(value, 0.0) + regularizerObjective();
 }

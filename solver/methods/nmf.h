@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/algorithm.h"
+#include "core/collectives.h"
 #include "core/method.h"
 #include "graph/graph.h"
 #include "methods/initialization.h"
@@ -85,6 +86,9 @@ protected:
     void halsStep();
 
     MatrixCRef m_X;
+    // A distributed solve (core/collectives.h): X holds this rank's samples, U is replicated, V
+    // holds this rank's rows, and every sum over the samples is reduced. Taken at construction.
+    SampleDistribution m_dist = currentDistribution();
     int m_rank;
     InitKind m_init;
     Algorithm m_algorithm = Algorithm::Mu;

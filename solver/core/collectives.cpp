@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/collectives.h"
+
+#include <algorithm>
+
+namespace facet {
+
+namespace {
+thread_local SampleDistribution t_distribution;
+} // namespace
+
+SampleRange sampleRange(Eigen::Index samples, int ranks, int rank)
+{
+    const Eigen::Index r = rank;
+    if (samples >= kSampleBlock * ranks) {
+        const Eigen::Index blocks = (samples + kSampleBlock - 1) / kSampleBlock;
+        const Eigen::Index base = blocks / ranks, extra = blocks % ranks;
+        const Eigen::Index first = (r * base + std::min(r, extra)) * kSampleBlock;
+        const Eigen::Index last
+            = std::min(samples, first + (base + (r < extra ? 1 : 0)) * kSampleBlock);
+        return { first, last - first };
+    }
+    const Eigen::Index base = samples / ranks, extra = samples % ranks;
+    return { r * base + std::min(r, extra), base + (r < extra ? 1 : 0) };
+}
+
+SampleDistribution currentDistribution()
+{
+    return t_distribution;
+}
+
+DistributedScope::DistributedScope(const SampleDistribution& distribution)
+    : m_previous(t_distribution)
+{
+    t_distribution = distribution;
+}
+
+DistributedScope::~DistributedScope()
+{
+    t_distribution = m_previous;
+}
+
+void sumOverSamples(const SampleDistribution& d, Matrix& M)
+{
+    if (d.comm)
+        d.comm->sumReduce(M.data(), std::size_t(M.size()));
+}
+
+double sumOverSamples(const SampleDistribution& d, double value)
+{
+    if (!d.comm)
+        return value;
+    Scalar v = Scalar(value);
+    d.comm->sumReduce(&v, 1);
+    return double(v);
+}
+
+Eigen::Index totalSamples(const SampleDistribution& d, Eigen::Index localSamples)
+{
+    return d.comm ? d.totalSamples : localSamples;
+}
+
+} // namespace facet

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A factorization with its samples split over ranks (core/collectives.h), the ranks as threads of
+// one process: the gathered factors equal one process's to 1e-10 relative for nmf (mu, hals,
+// hals-ex), cf and lcf at uneven splits; the traffic per iteration is the formula of
+// docs/cluster.md; the samples are split as documented.
+#include "core/collectives.h"
+#include "core/driver.h"
+#include "core/random.h"
+#include "methods/registry.h"
+
+#include <QtTest>
+
+#include <barrier>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace facet;
+
+namespace {
+
+// N ranks as N threads: every collective meets at a barrier, rank 0 sums the parts in rank order
+// (or the root copies), and every rank reads the result before the next collective begins.
+class ThreadGroup {
+public:
+    explicit ThreadGroup(int size)
+        : m_barrier(size)
+        , m_parts(std::size_t(size))
+    {
+        for (int r = 0; r < size; ++r)
+            m_ranks.push_back(std::make_unique<Rank>(*this, r));
+    }
+    Collectives& rank(int r) { return *m_ranks[std::size_t(r)]; }
+    int size() const { return int(m_ranks.size()); }
+
+private:
+    class Rank final : public Collectives {
+    public:
+        Rank(ThreadGroup& group, int rank)
+            : m_group(group)
+            , m_rank(rank)
+        {
+        }
+        int rank() const override { return m_rank; }
+        int size() const override { return m_group.size(); }
+        void sumReduce(Scalar* data, std::size_t count) override
+        {
+            m_traffic.reducedBytes += count * sizeof(Scalar);
+            ++m_traffic.reductions;
+            m_group.m_parts[std::size_t(m_rank)] = data;
+            m_group.m_barrier.arrive_and_wait();
+            if (m_rank == 0) {
+                m_group.m_sum.assign(data, data + count);
+                for (int r = 1; r < size(); ++r)
+                    for (std::size_t i = 0; i < count; ++i)
+                        m_group.m_sum[i] += m_group.m_parts[std::size_t(r)][i];
+            }
+            m_group.m_barrier.arrive_and_wait();
+            std::memcpy(data, m_group.m_sum.data(), count * sizeof(Scalar));
+            m_group.m_barrier.arrive_and_wait();
+        }
+        Matrix gatherRows(const Matrix& local, int root) override
+        {
+            m_group.m_blocks.resize(std::size_t(size()));
+            m_group.m_barrier.arrive_and_wait();
+            m_group.m_blocks[std::size_t(m_rank)] = &local;
+            m_group.m_barrier.arrive_and_wait();
+            Matrix out;
+            if (m_rank == root) {
+                Eigen::Index rows = 0;
+                for (const Matrix* b : m_group.m_blocks)
+                    rows += b->rows();
+                out.resize(rows, local.cols());
+                Eigen::Index first = 0;
+                for (const Matrix* b : m_group.m_blocks) {
+                    out.middleRows(first, b->rows()) = *b;
+                    first += b->rows();
+                }
+            }
+            m_group.m_barrier.arrive_and_wait();
+            return out;
+        }
+        void broadcast(std::string& bytes, int root) override
+        {
+            if (m_rank == root)
+                m_group.m_text = bytes;
+            m_group.m_barrier.arrive_and_wait();
+            bytes = m_group.m_text;
+            m_group.m_barrier.arrive_and_wait();
+        }
+        std::string scatter(const std::vector<std::string>& parts, int root) override
+        {
+            if (m_rank == root)
+                m_group.m_texts = &parts;
+            m_group.m_barrier.arrive_and_wait();
+            std::string mine = (*m_group.m_texts)[std::size_t(m_rank)];
+            m_group.m_barrier.arrive_and_wait();
+            return mine;
+        }
+
+    private:
+        ThreadGroup& m_group;
+        const int m_rank;
+    };
+
+    std::barrier<> m_barrier;
+    std::vector<Scalar*> m_parts;
+    std::vector<Scalar> m_sum;
+    std::vector<const Matrix*> m_blocks;
+    std::string m_text;
+    const std::vector<std::string>* m_texts = nullptr;
+    std::vector<std::unique_ptr<Rank>> m_ranks;
+};
+
+Matrix planted(Eigen::Index m, Eigen::Index n)
+{
+    Rng rng(9);
+    Matrix X = rng.uniformMatrix(m, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        X.block((m / 3) * (j % 3), j, m / 3, 1).array() += 2.0;
+    return X;
+}
+
+struct Split {
+    Factorization one;
+    Matrix V; // gathered
+    Matrix W; // gathered (CF family)
+    Matrix basis; // rank 0's
+    Collectives::Traffic traffic; // rank 0's
+};
+
+Split runSplit(const Matrix& X, const std::string& method, const MethodOptions& o,
+    const DriverOptions& driver, int ranks)
+{
+    Split s;
+    s.one = solve(makeMethodFactory(method, X, o), driver);
+    ThreadGroup group(ranks);
+    std::vector<Factorization> parts(static_cast<std::size_t>(ranks));
+    std::vector<std::thread> threads;
+    for (int r = 0; r < ranks; ++r)
+        threads.emplace_back([&, r] {
+            Collectives& comm = group.rank(r);
+            const SampleRange range = sampleRange(X.cols(), ranks, r);
+            const Matrix local = X.middleCols(range.first, range.count);
+            const DistributedScope scope({ &comm, X.cols(), range.first });
+            parts[std::size_t(r)] = solve(makeMethodFactory(method, local, o), driver);
+            Matrix V = comm.gatherRows(parts[std::size_t(r)].V, 0);
+            Matrix W = parts[std::size_t(r)].W.size() > 0
+                ? comm.gatherRows(parts[std::size_t(r)].W, 0)
+                : Matrix();
+            if (r == 0) {
+                s.V = std::move(V);
+                s.W = std::move(W);
+                s.traffic = comm.traffic();
+            }
+        });
+    for (std::thread& t : threads)
+        t.join();
+    s.basis = parts[0].basis;
+    return s;
+}
+
+double relative(const Matrix& a, const Matrix& b)
+{
+    return (a - b).norm() / a.norm();
+}
+
+} // namespace
+
+class TestCollectives : public QObject {
+    Q_OBJECT
+private slots:
+    void sampleRanges()
+    {
+        // 77 over 4 (fewer than 64 each): 20, 19, 19, 19.
+        QCOMPARE(sampleRange(77, 4, 0).first, Eigen::Index(0));
+        QCOMPARE(sampleRange(77, 4, 0).count, Eigen::Index(20));
+        QCOMPARE(sampleRange(77, 4, 1).first, Eigen::Index(20));
+        QCOMPARE(sampleRange(77, 4, 3).first, Eigen::Index(58));
+        QCOMPARE(sampleRange(77, 4, 3).count, Eigen::Index(19));
+        // 301 over 4, in blocks of 64: 128, 64, 64, 45.
+        QCOMPARE(sampleRange(301, 4, 0).count, Eigen::Index(128));
+        QCOMPARE(sampleRange(301, 4, 1).first, Eigen::Index(128));
+        QCOMPARE(sampleRange(301, 4, 3).first, Eigen::Index(256));
+        QCOMPARE(sampleRange(301, 4, 3).count, Eigen::Index(45));
+    }
+
+    void splitEqualsOneProcess_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("algorithm"); // -1: the method's default
+        QTest::addColumn<int>("ranks");
+        QTest::newRow("nmf mu, 3") << "nmf" << int(Algorithm::Mu) << 3;
+        QTest::newRow("nmf hals, 4 (blocks cut across ranks)")
+            << "nmf" << int(Algorithm::Hals) << 4;
+        QTest::newRow("nmf hals-ex, 3") << "nmf" << int(Algorithm::HalsEx) << 3;
+        QTest::newRow("cf, 2") << "cf" << -1 << 2;
+        QTest::newRow("lcf, 3") << "lcf" << -1 << 3;
+    }
+    void splitEqualsOneProcess()
+    {
+        QFETCH(QString, method);
+        QFETCH(int, algorithm);
+        QFETCH(int, ranks);
+        const Matrix X = planted(24, 301); // HALS blocks of 64 rows straddle the ranks' parts
+        MethodOptions o;
+        o.rank = 3;
+        if (algorithm >= 0)
+            o.algorithm = Algorithm(algorithm);
+        DriverOptions driver;
+        driver.minIter = driver.maxIter = 40;
+        driver.seed = 4;
+        const Split s = runSplit(X, method.toStdString(), o, driver, ranks);
+        QCOMPARE(s.V.rows(), X.cols());
+        QVERIFY2(
+            relative(s.one.V, s.V) < 1e-10, qPrintable(QString::number(relative(s.one.V, s.V))));
+        QVERIFY(relative(s.one.basis, s.basis) < 1e-10);
+        if (s.one.W.size() > 0)
+            QVERIFY(relative(s.one.W, s.W) < 1e-10);
+        QCOMPARE(s.one.iterations, 40);
+    }
+
+    // nmf mu reduces X V (m k), V^T V (k^2) and the objective's trace (1) per iteration, and
+    // ||X||^2, the start's V^T V and the final normalization's products once.
+    void trafficIsTheFormula()
+    {
+        const Eigen::Index m = 24, k = 3;
+        const Matrix X = planted(m, 301);
+        MethodOptions o;
+        o.rank = int(k);
+        o.algorithm = Algorithm::Mu;
+        const auto traffic = [&](int iterations) {
+            DriverOptions driver;
+            driver.minIter = driver.maxIter = iterations;
+            return runSplit(X, "nmf", o, driver, 2).traffic.reducedBytes;
+        };
+        const double perIteration = double(traffic(30) - traffic(20)) / 10;
+        QCOMPARE(perIteration, double((m * k + k * k + 1) * sizeof(Scalar)));
+    }
+};
+
+#include "facet_test.h"
+FACET_TEST_APPLESS_MAIN(TestCollectives)
+#include "test_collectives.moc"
