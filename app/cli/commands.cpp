@@ -106,15 +106,9 @@ int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err, std::
     return kExitOk;
 }
 
-int runRun(
-    const CliOptions& options, QTextStream& standardOutput, QTextStream& err, std::stop_token stop)
+std::optional<int> prepareRunData(const CliOptions& options, QTextStream& out, QTextStream& err,
+    std::stop_token stop, Dataset& data, RunTimings& timings)
 {
-    // With --json - standard output carries the JSON alone; what the run says goes to stderr.
-    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
-    QTextStream& out = jsonToStdout ? err : standardOutput;
-    if (options.threads > 0) {
-        omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
-    }
     // The outputs' paths before any work: a typo there found after a long solve cost the solve,
     // and a JSON already written beside a failed --factors looked like a finished run.
     for (const auto& [path, image] : { std::pair { options.jsonPath, false },
@@ -125,7 +119,6 @@ int runRun(
                 err << "facet-cli: " << problem << Qt::endl;
                 return kExitFailure;
             }
-    RunTimings timings;
     QElapsedTimer clock;
     clock.start();
     Result<Dataset> loaded = loadRaw(options.dataset, stop);
@@ -138,7 +131,7 @@ int runRun(
     timings.loadSeconds = double(clock.nsecsElapsed()) * 1e-9;
 
     clock.restart();
-    Dataset data = std::move(*loaded);
+    data = std::move(*loaded);
     // What the loader left out (files that are not images, damaged or unreadable ones, folders
     // without images) or merged (nested folders into their class) changes the data the run
     // sees; info prints every note, run these.
@@ -170,54 +163,17 @@ int runRun(
     }
     timings.prepareSeconds = double(clock.nsecsElapsed()) * 1e-9;
 
-    RunOptions runOptions = options.run;
-    if (data.hasMask()) // after --classes: the weights of the samples kept
-        runOptions.params.weights = std::make_shared<const Matrix>(data.weights);
-    if (!options.initFromPath.isEmpty()) {
-        Result<StartFactors> start = readStartFactors(options.initFromPath, data, runOptions);
-        if (!start) {
-            err << "facet-cli: --init-from: " << start.error() << Qt::endl;
-            return kExitFailure;
-        }
-        runOptions.driver.start
-            = std::make_shared<const std::vector<Matrix>>(std::move(start->factors));
-        runOptions.driver.startHistory = std::move(start->history);
-        for (const QString& note : std::as_const(start->notes))
-            out << "note: " << note << '\n';
-        runOptions.driver.startSource
-            = QFileInfo(options.initFromPath).absoluteFilePath().toStdString();
-    }
+    return std::nullopt;
+}
 
-    RunResult result;
-    try {
-        RunProgress progress(runOptions.driver.maxIter, int(runOptions.driver.startHistory.size()));
-        SolveControl control;
-        control.stop = stop;
-        if (progress.active()) {
-            control.onStage = [&](std::string_view stage) { progress.stage(stage); };
-            control.onStageProgress = [&](double fraction) { progress.stageProgress(fraction); };
-            control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
-        }
-        result = runAndCluster(data.X, data.labels, runOptions, control);
-    } catch (const std::exception& e) {
-        err << "facet-cli: " << e.what() << Qt::endl;
-        return kExitFailure;
-    }
-    if (!result.cancelledDuring.empty()) {
-        err << "facet-cli: cancelled during " << QString::fromStdString(result.cancelledDuring)
-            << ", before the first iteration; nothing was written" << Qt::endl;
-        return kExitInterrupted;
-    }
-
-    if (result.stoppedAtStart) {
-        err << "facet-cli: the run stopped before its first iteration: the objective of its first "
-               "step was not finite (the products overflow the double range), so there is no "
-               "result to score or write; nothing was written. Check the data's scale and the "
-               "weights (--lambda, --beta, --mu, --offset, --degree)"
-            << Qt::endl;
-        return kExitFailure;
-    }
+int writeRunOutputs(const CliOptions& options, const Dataset& data, const RunOptions& runOptions,
+    const RunResult& result, const RunTimings& timings, const QJsonObject& extra, QTextStream& out,
+    QTextStream& err)
+{
+    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
     QJsonObject report = runReport(data, options.dataset, runOptions, result, timings);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        report.insert(it.key(), it.value());
     report.insert(u"openmp_wait"_s, openMpWaitJson()); // what time_history was measured under
     if (data.hasMask())
         report.insert(u"mask"_s, maskJson(data));
@@ -299,6 +255,70 @@ int runRun(
         return kExitInterrupted;
     }
     return kExitOk;
+}
+
+int runRun(
+    const CliOptions& options, QTextStream& standardOutput, QTextStream& err, std::stop_token stop)
+{
+    // With --json - standard output carries the JSON alone; what the run says goes to stderr.
+    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
+    QTextStream& out = jsonToStdout ? err : standardOutput;
+    if (options.threads > 0) {
+        omp::setThreads(options.threads); // Eigen follows it (core/openmp.h)
+    }
+    RunTimings timings;
+    Dataset data;
+    if (const std::optional<int> failed = prepareRunData(options, out, err, stop, data, timings))
+        return *failed;
+
+    RunOptions runOptions = options.run;
+    if (data.hasMask()) // after --classes: the weights of the samples kept
+        runOptions.params.weights = std::make_shared<const Matrix>(data.weights);
+    if (!options.initFromPath.isEmpty()) {
+        Result<StartFactors> start = readStartFactors(options.initFromPath, data, runOptions);
+        if (!start) {
+            err << "facet-cli: --init-from: " << start.error() << Qt::endl;
+            return kExitFailure;
+        }
+        runOptions.driver.start
+            = std::make_shared<const std::vector<Matrix>>(std::move(start->factors));
+        runOptions.driver.startHistory = std::move(start->history);
+        for (const QString& note : std::as_const(start->notes))
+            out << "note: " << note << '\n';
+        runOptions.driver.startSource
+            = QFileInfo(options.initFromPath).absoluteFilePath().toStdString();
+    }
+
+    RunResult result;
+    try {
+        RunProgress progress(runOptions.driver.maxIter, int(runOptions.driver.startHistory.size()));
+        SolveControl control;
+        control.stop = stop;
+        if (progress.active()) {
+            control.onStage = [&](std::string_view stage) { progress.stage(stage); };
+            control.onStageProgress = [&](double fraction) { progress.stageProgress(fraction); };
+            control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
+        }
+        result = runAndCluster(data.X, data.labels, runOptions, control);
+    } catch (const std::exception& e) {
+        err << "facet-cli: " << e.what() << Qt::endl;
+        return kExitFailure;
+    }
+    if (!result.cancelledDuring.empty()) {
+        err << "facet-cli: cancelled during " << QString::fromStdString(result.cancelledDuring)
+            << ", before the first iteration; nothing was written" << Qt::endl;
+        return kExitInterrupted;
+    }
+
+    if (result.stoppedAtStart) {
+        err << "facet-cli: the run stopped before its first iteration: the objective of its first "
+               "step was not finite (the products overflow the double range), so there is no "
+               "result to score or write; nothing was written. Check the data's scale and the "
+               "weights (--lambda, --beta, --mu, --offset, --degree)"
+            << Qt::endl;
+        return kExitFailure;
+    }
+    return writeRunOutputs(options, data, runOptions, result, timings, {}, out, err);
 }
 
 } // namespace facet::cli

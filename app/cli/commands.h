@@ -2,9 +2,14 @@
 #pragma once
 
 #include "cli/cli_options.h"
+#include "data/dataset.h"
+#include "experiment/run.h"
+#include "experiment/run_report.h"
 
+#include <QJsonObject>
 #include <QTextStream>
 
+#include <optional>
 #include <stop_token>
 
 namespace facet::cli {
@@ -26,6 +31,17 @@ int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err, std::
 // is. Either way the exit code is kExitInterrupted. The output paths are checked before the data
 // is loaded.
 int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
+
+// The steps of `run` before and after the solve, which a distributed run (cli/distributed_run.h)
+// shares. prepareRunData: checks the output paths, loads and prepares the data set (--mask,
+// --classes) into `data`; on failure says why on `err` and returns the exit code.
+std::optional<int> prepareRunData(const CliOptions& options, QTextStream& out, QTextStream& err,
+    std::stop_token stop, Dataset& data, RunTimings& timings);
+// Writes the JSON, --basis-png and --factors of a finished solve, all or none (each to its
+// temporary file first), with `extra` keys added to the JSON, and prints the summary on `out`.
+int writeRunOutputs(const CliOptions& options, const Dataset& data, const RunOptions& runOptions,
+    const RunResult& result, const RunTimings& timings, const QJsonObject& extra, QTextStream& out,
+    QTextStream& err);
 
 // After a load that failed because `stop` was requested (Ctrl+C reaches facet-mat-reader too,
 // which then ends by a signal): says the load was interrupted and returns kExitInterrupted.

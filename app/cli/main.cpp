@@ -2,6 +2,7 @@
 // facet-cli: the headless twin of Facet (no Widgets, except the sweep's offscreen plots).
 #include "cli/bench_command.h"
 #include "cli/commands.h"
+#include "cli/distributed_run.h"
 #include "cli/export_command.h"
 #include "cli/process_launch.h"
 #include "cli/rank_survey_command.h"
@@ -11,6 +12,7 @@
 #include "data/mat_reader_process.h"
 #include "util/openmp_environment.h"
 #ifdef FACET_HAVE_MPI
+#include "mpi/mpi_collectives.h"
 #include "mpi/mpi_session.h"
 #endif
 
@@ -18,7 +20,9 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 namespace {
@@ -61,16 +65,24 @@ int main(int argc, char** argv)
 {
     // may start the program again
     facet::ensureOpenMpWaitPolicy(argv, facet::cliOpenMpUse(argc, argv));
-    // Only a sweep that mpirun or srun started initialises MPI: every other command, and a sweep
-    // started alone, runs without it (no MPI start-up, no MPI messages).
+    // Only a sweep or a run that mpirun or srun started initialises MPI: every other command, and
+    // one started alone, runs without it (no MPI start-up, no MPI messages).
     const facet::cli::ProcessLaunch launch = facet::cli::processLaunch();
+    const bool launchedRun = launch.parallel && argc > 1 && std::strcmp(argv[1], "run") == 0;
 #ifdef FACET_HAVE_MPI
     std::unique_ptr<facet::MpiSession> mpi;
-    if (launch.parallel && argc > 1 && std::strcmp(argv[1], "sweep") == 0)
+    if (launch.parallel && argc > 1 && (std::strcmp(argv[1], "sweep") == 0 || launchedRun))
         mpi = std::make_unique<facet::MpiSession>();
     facet::Communicator* communicator = mpi ? &mpi->communicator() : nullptr;
+    // A distributed run's collectives (cli/distributed_run.h); released before MPI_Finalize.
+    std::unique_ptr<facet::Collectives> collectives;
+    if (mpi && launchedRun && communicator->size() > 1)
+        collectives = facet::makeMpiCollectives();
+    const std::function<void(int)> abortJob = [](int code) { facet::abortMpiJob(code); };
 #else
     facet::Communicator* communicator = nullptr;
+    facet::Collectives* const collectives = nullptr;
+    const std::function<void(int)> abortJob = [](int code) { std::exit(code); };
 #endif
     // A QApplication (offscreen) for `sweep`, `rank-survey` and `reproduce`, whose plots need one;
     // QCoreApplication otherwise, and on the ranks of a distributed sweep that draw no plots.
@@ -89,6 +101,12 @@ int main(int argc, char** argv)
     arguments.removeFirst();
     const facet::Result<facet::cli::CliOptions> parsed = facet::cli::parseArguments(arguments);
     if (!parsed) {
+        // The other ranks of a distributed run wait in a collective this one never joins.
+        if (collectives) {
+            err << "facet-cli (rank " << communicator->rank() << " of " << communicator->size()
+                << "): " << parsed.error() << Qt::endl;
+            abortJob(facet::cli::kExitUsage);
+        }
         // The other ranks of a distributed sweep would wait for this one's report.
         if (communicator && communicator->size() > 1)
             return facet::cli::refuseDistributedSweep(
@@ -98,10 +116,19 @@ int main(int argc, char** argv)
     }
     const facet::cli::CliOptions& options = *parsed;
     const facet::cli::Command command = options.command;
-    if (launch.processes > 1 && command != facet::cli::Command::Sweep
-        && command != facet::cli::Command::Help && command != facet::cli::Command::Version) {
+    if (launch.processes > 1 && command == facet::cli::Command::Run && !collectives) {
         err << "facet-cli: started as one of " << launch.processes
-            << " processes (mpirun or srun), but only `sweep` runs distributed; start "
+            << " processes (mpirun or srun), but this facet-cli was built without MPI "
+               "(FACET_MPI=OFF), so each would run the whole factorization; build it with MPI, or "
+               "start one process"
+            << Qt::endl;
+        return facet::cli::kExitUsage;
+    }
+    if (launch.processes > 1 && command != facet::cli::Command::Sweep
+        && command != facet::cli::Command::Run && command != facet::cli::Command::Help
+        && command != facet::cli::Command::Version) {
+        err << "facet-cli: started as one of " << launch.processes
+            << " processes (mpirun or srun), but only `sweep` and `run` run distributed; start "
             << arguments.value(0) << " as one process" << Qt::endl;
         return facet::cli::kExitUsage;
     }
@@ -137,6 +164,11 @@ int main(int argc, char** argv)
         std::signal(SIGINT, onInterrupt);
         return facet::cli::runReproduce(options, out, err, g_stop.get_token());
     case facet::cli::Command::Run:
+        // Distributed: no handler, so mpirun's SIGTERM (Ctrl+C) ends every rank at once; a rank
+        // that stopped between iterations would leave the others waiting in a collective.
+        if (collectives)
+            return facet::cli::runDistributedRun(
+                options, arguments, out, err, *collectives, abortJob);
         std::signal(SIGINT, onInterrupt);
         return facet::cli::runRun(options, out, err, g_stop.get_token());
     }

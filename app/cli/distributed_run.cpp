@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/distributed_run.h"
+
+#include "cli/bench_process_memory.h"
+#include "cli/commands.h"
+#include "cli/run_progress.h"
+#include "core/driver.h"
+#include "core/openmp.h"
+#include "distributed/distributed_sweep.h"
+#include "experiment/run.h"
+#include "metrics/clustering_metrics.h"
+#include "metrics/quality.h"
+#include "util/atomic_write.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <chrono>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace facet::cli {
+
+using namespace Qt::StringLiterals;
+
+QString distributedRunRefusal(const CliOptions& options)
+{
+    const RunOptions& run = options.run;
+    const QString method = QString::fromStdString(run.method);
+    if (run.method != "nmf" && run.method != "cf" && run.method != "lcf")
+        return u"%1 does not run distributed: under mpirun, `run` splits the samples of nmf, cf "
+               "and lcf only (GNMF and LCCF need a kNN graph across the ranks, CNMF and CCF "
+               "share their labelled classes' rows of Z, CF_OGL's steps and the kernels other than "
+               "linear need n x n matrices, k-means and PCA are not factorizations here); start "
+               "one process"_s.arg(method);
+    if (run.method != "nmf" && run.params.kernel != KernelKind::Linear)
+        return u"%1 with a non-linear kernel does not run distributed: its K is n x n; use the "
+               "linear kernel (K V = X^T (X V)) or start one process"_s.arg(method);
+    if (run.params.ncw || run.params.generalForm)
+        return u"--ncw and --general-form do not run distributed; start one process"_s;
+    if (run.params.initSet && run.params.init != InitKind::Random)
+        return u"only the random start runs distributed (the others look at every sample at "
+               "once); drop --init or start one process"_s;
+    if (!options.maskPath.isEmpty())
+        return u"--mask does not run distributed; start one process"_s;
+    if (!options.initFromPath.isEmpty())
+        return u"--init-from does not run distributed; start one process"_s;
+    return {};
+}
+
+namespace {
+
+QString rankLabel(const Collectives& comm)
+{
+    return rankName(comm.rank(), comm.size(), {});
+}
+
+// Each rank's value of `mine`, on every rank (a sum of vectors that are zero but at one place).
+std::vector<double> everyRank(Collectives& comm, double mine)
+{
+    Matrix all = Matrix::Zero(comm.size(), 1);
+    all(comm.rank(), 0) = Scalar(mine);
+    comm.sumReduce(all.data(), std::size_t(all.size()));
+    return { all.data(), all.data() + all.size() };
+}
+
+QJsonArray jsonArray(const std::vector<double>& values)
+{
+    QJsonArray out;
+    for (const double v : values)
+        out.append(v);
+    return out;
+}
+
+// Rank 0's data set and what it tells the other ranks before the columns go out.
+struct Start {
+    QString error; // why the run cannot start (empty: it can)
+    int exitCode = kExitOk;
+    bool toldAlready = false; // rank 0 printed the error itself (prepareRunData)
+    Eigen::Index m = 0;
+    Eigen::Index n = 0;
+};
+
+Start startOnRankZero(const CliOptions& options, QTextStream& say, QTextStream& err, int ranks,
+    Dataset& data, RunTimings& timings)
+{
+    Start start;
+    if (start.error = distributedRunRefusal(options); !start.error.isEmpty()) {
+        start.exitCode = kExitUsage;
+        return start;
+    }
+    if (const std::optional<int> failed = prepareRunData(options, say, err, {}, data, timings)) {
+        start = { u"rank 0 could not load the data set; nothing was written"_s, *failed, true };
+        return start;
+    }
+    if (data.X.size() > 0 && data.X.minCoeff() < 0)
+        start.error = u"the data has negative entries: the distributed rules need X >= 0"_s;
+    else if (data.samples() < ranks)
+        start.error = u"%1 samples cannot be split over %2 ranks"_s.arg(data.samples()).arg(ranks);
+    if (!start.error.isEmpty())
+        start.exitCode = kExitFailure;
+    start.m = data.features();
+    start.n = data.samples();
+    return start;
+}
+
+} // namespace
+
+int runDistributedRun(const CliOptions& options, const QStringList& arguments, QTextStream& out,
+    QTextStream& err, Collectives& comm, const std::function<void(int)>& abortJob)
+{
+    const int rank = comm.rank(), ranks = comm.size();
+    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
+    QTextStream& say = jsonToStdout ? err : out;
+    if (options.threads > 0)
+        omp::setThreads(options.threads);
+
+    // 1. Rank 0 loads; every rank learns whether the run starts, and checks that it was given
+    // rank 0's command line (a rank with other options would factorize something else).
+    Dataset data;
+    RunTimings timings;
+    Start start;
+    if (rank == 0)
+        start = startOnRankZero(options, say, err, ranks, data, timings);
+    std::string header;
+    if (rank == 0)
+        header = QJsonDocument(
+            QJsonObject { { u"error"_s, start.error }, { u"exit_code"_s, start.exitCode },
+                { u"m"_s, qint64(start.m) }, { u"n"_s, qint64(start.n) },
+                { u"arguments"_s, QJsonArray::fromStringList(arguments) } })
+                     .toJson(QJsonDocument::Compact)
+                     .toStdString();
+    comm.broadcast(header, 0);
+    const QJsonObject h = QJsonDocument::fromJson(QByteArray::fromStdString(header)).object();
+    const bool sameCommand
+        = h.value(u"arguments"_s).toArray() == QJsonArray::fromStringList(arguments);
+    const std::vector<double> otherCommand = everyRank(comm, sameCommand ? 0 : 1);
+    const QString error = h.value(u"error"_s).toString();
+    int firstOther = -1;
+    for (int r = 0; r < ranks && firstOther < 0; ++r)
+        if (otherCommand[std::size_t(r)] != 0)
+            firstOther = r;
+    if (!error.isEmpty() || firstOther >= 0) {
+        const QString reason = firstOther >= 0
+            ? u"%1 was started with other arguments than rank 0; start every rank with the same "
+              "command. Nothing was written"_s.arg(rankName(firstOther, ranks, {}))
+            : error;
+        if (rank == 0 && !start.toldAlready)
+            err << "facet-cli: " << reason << Qt::endl;
+        else if (rank != 0)
+            err << "facet-cli (" << rankLabel(comm) << "): " << reason << Qt::endl;
+        return firstOther >= 0 ? kExitFailure : h.value(u"exit_code"_s).toInt(kExitFailure);
+    }
+
+    // 2. The columns: rank 0 sends each rank its block and keeps a view of its own.
+    const Eigen::Index m = Eigen::Index(h.value(u"m"_s).toInteger());
+    const Eigen::Index n = Eigen::Index(h.value(u"n"_s).toInteger());
+    const SampleRange mine = sampleRange(n, ranks, rank);
+    std::vector<std::string> parts;
+    if (rank == 0)
+        for (int r = 0; r < ranks; ++r) {
+            const SampleRange range = sampleRange(n, ranks, r);
+            const char* first = reinterpret_cast<const char*>(data.X.data() + range.first * m);
+            parts.emplace_back(r == 0
+                    ? std::string() // rank 0 reads its columns in place
+                    : std::string(first, std::size_t(range.count * m) * sizeof(Scalar)));
+        }
+    Matrix received;
+    {
+        const std::string part = comm.scatter(parts, 0);
+        parts.clear();
+        if (rank != 0)
+            received = Eigen::Map<const Matrix>(
+                reinterpret_cast<const Scalar*>(part.data()), m, mine.count);
+    }
+    const MatrixCRef X
+        = rank == 0 ? MatrixCRef(data.X.middleCols(mine.first, mine.count)) : MatrixCRef(received);
+
+    // 3. The solve, with every sum over the samples reduced (core/collectives.h).
+    const RunOptions& runOptions = options.run;
+    Factorization f;
+    const Collectives::Traffic before = comm.traffic();
+    const auto solveStart = std::chrono::steady_clock::now();
+    try {
+        const DistributedScope scope({ &comm, n, mine.first });
+        RunProgress progress(runOptions.driver.maxIter, 0);
+        SolveControl control;
+        if (rank == 0 && progress.active())
+            control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
+        const MethodFactory make = makeMethodFactory(runOptions.method, X, runOptions.params);
+        f = solve(make, runOptions.driver, control);
+    } catch (const std::exception& e) {
+        err << "facet-cli (" << rankLabel(comm) << "): " << e.what()
+            << "; every rank stops, nothing was written" << Qt::endl;
+        err.flush();
+        abortJob(kExitFailure);
+        return kExitFailure;
+    }
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
+    const Collectives::Traffic after = comm.traffic();
+
+    // 4. What it cost on every rank, then V (and W) to rank 0.
+    const std::vector<double> peak = everyRank(comm, peakResidentMemoryBytes());
+    const std::vector<double> counts = everyRank(comm, double(mine.count));
+    Matrix V = comm.gatherRows(f.V, 0);
+    Matrix W = f.W.size() > 0 ? comm.gatherRows(f.W, 0) : Matrix();
+    if (rank != 0)
+        return kExitOk;
+
+    RunResult result;
+    f.V = std::move(V);
+    f.W = std::move(W);
+    result.factorization = std::move(f);
+    const Factorization& g = result.factorization;
+    result.clusters = runClusters(runOptions, data.labels);
+    if (runOptions.cluster.mode == ClusterMode::ArgMax && result.clusters > g.V.cols())
+        result.clusters = int(g.V.cols()); // as runAndCluster
+    result.predicted = clusterRepresentation(
+        g.V, result.clusters, runOptions.cluster, runClusterSeed(runOptions.driver.seed));
+    result.stoppedAtStart = g.stopReason == StopReason::NonFinite && g.iterations == 0;
+    if (result.stoppedAtStart) {
+        err << "facet-cli: the run stopped before its first iteration: the objective of its first "
+               "step was not finite; nothing was written"
+            << Qt::endl;
+        return kExitFailure;
+    }
+    if (!data.labels.empty()) {
+        result.ac = clusteringAccuracy(data.labels, result.predicted);
+        result.nmi = normalizedMutualInformation(data.labels, result.predicted);
+    }
+    result.reconstructionError = relativeReconstructionError(data.X, g.basis, g.V);
+    result.sparseness = hoyerSparseness(g.V);
+
+    const double iterations = std::max(1, g.iterations);
+    const QJsonObject distributed {
+        { u"ranks"_s, ranks },
+        { u"samples_per_rank"_s, jsonArray(counts) },
+        { u"peak_memory_bytes_per_rank"_s, jsonArray(peak) },
+        { u"solve_seconds"_s, seconds },
+        { u"reduced_bytes"_s, double(after.reducedBytes - before.reducedBytes) },
+        { u"reductions"_s, double(after.reductions - before.reductions) },
+        { u"reduced_bytes_per_iteration"_s,
+            double(after.reducedBytes - before.reducedBytes) / iterations },
+        { u"reductions_per_iteration"_s,
+            double(after.reductions - before.reductions) / iterations },
+    };
+    return writeRunOutputs(options, data, runOptions, result, timings,
+        QJsonObject { { u"distributed"_s, distributed } }, say, err);
+}
+
+} // namespace facet::cli

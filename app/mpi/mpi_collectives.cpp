@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mpi/mpi_collectives.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace facet {
+
+namespace {
+
+MPI_Datatype scalarType()
+{
+    return std::is_same_v<Scalar, float> ? MPI_FLOAT : MPI_DOUBLE;
+}
+
+int checkedCount(std::size_t count, const char* what)
+{
+    if (count > std::size_t(INT_MAX))
+        throw std::invalid_argument(std::string(what) + " of " + std::to_string(count)
+            + " elements is more than one MPI call carries (2^31 - 1); use more ranks");
+    return int(count);
+}
+
+class MpiCollectives final : public Collectives {
+public:
+    MpiCollectives()
+    {
+        MPI_Comm_dup(MPI_COMM_WORLD, &m_comm);
+        MPI_Comm_rank(m_comm, &m_rank);
+        MPI_Comm_size(m_comm, &m_size);
+    }
+    ~MpiCollectives() override { MPI_Comm_free(&m_comm); }
+
+    int rank() const override { return m_rank; }
+    int size() const override { return m_size; }
+
+    // MPI_Reduce to rank 0, then MPI_Bcast of its sum: MPI_Allreduce may combine the parts in
+    // another order on each rank (the standard allows it), and the stopping rules must see the
+    // same objective everywhere. In pieces of at most 2^27 elements (1 GiB of doubles).
+    void sumReduce(Scalar* data, std::size_t count) override
+    {
+        m_traffic.reducedBytes += count * sizeof(Scalar);
+        ++m_traffic.reductions;
+        constexpr std::size_t kPiece = std::size_t(1) << 27;
+        std::vector<Scalar> sum;
+        for (std::size_t done = 0; done < count; done += kPiece) {
+            const int n = int(std::min(kPiece, count - done));
+            if (m_rank == 0)
+                MPI_Reduce(MPI_IN_PLACE, data + done, n, scalarType(), MPI_SUM, 0, m_comm);
+            else
+                MPI_Reduce(data + done, nullptr, n, scalarType(), MPI_SUM, 0, m_comm);
+            MPI_Bcast(data + done, n, scalarType(), 0, m_comm);
+        }
+    }
+
+    Matrix gatherRows(const Matrix& local, int root) override
+    {
+        const long long mine = local.rows();
+        std::vector<long long> rows(std::size_t(m_size), 0);
+        MPI_Gather(&mine, 1, MPI_LONG_LONG, rows.data(), 1, MPI_LONG_LONG, root, m_comm);
+        std::vector<int> counts(std::size_t(m_size), 0), offsets(std::size_t(m_size), 0);
+        long long total = 0;
+        if (m_rank == root)
+            for (int r = 0; r < m_size; ++r) {
+                counts[std::size_t(r)]
+                    = checkedCount(std::size_t(rows[std::size_t(r)] * local.cols()), "a block");
+                offsets[std::size_t(r)] = checkedCount(std::size_t(total * local.cols()), "rows");
+                total += rows[std::size_t(r)];
+            }
+        std::vector<Scalar> buffer(std::size_t(m_rank == root ? total * local.cols() : 0));
+        m_traffic.otherBytes += std::size_t(local.size()) * sizeof(Scalar);
+        MPI_Gatherv(local.data(), checkedCount(std::size_t(local.size()), "a block"), scalarType(),
+            buffer.data(), counts.data(), offsets.data(), scalarType(), root, m_comm);
+        if (m_rank != root)
+            return {};
+        // Each block arrived column-major with its own row count: place it at its rows.
+        Matrix out(Eigen::Index(total), local.cols());
+        long long first = 0;
+        for (int r = 0; r < m_size; ++r) {
+            const Eigen::Index n = Eigen::Index(rows[std::size_t(r)]);
+            out.middleRows(Eigen::Index(first), n) = Eigen::Map<const Matrix>(
+                buffer.data() + offsets[std::size_t(r)], n, local.cols());
+            first += n;
+        }
+        return out;
+    }
+
+    void broadcast(std::string& bytes, int root) override
+    {
+        unsigned long long size = bytes.size();
+        MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, m_comm);
+        bytes.resize(std::size_t(size));
+        m_traffic.otherBytes += size;
+        MPI_Bcast(
+            bytes.data(), checkedCount(std::size_t(size), "a message"), MPI_BYTE, root, m_comm);
+    }
+
+    std::string scatter(const std::vector<std::string>& parts, int root) override
+    {
+        std::vector<int> counts(std::size_t(m_size), 0), offsets(std::size_t(m_size), 0);
+        std::string all;
+        if (m_rank == root) {
+            for (int r = 0; r < m_size; ++r) {
+                offsets[std::size_t(r)] = checkedCount(all.size(), "the scattered data");
+                counts[std::size_t(r)] = checkedCount(parts.at(std::size_t(r)).size(), "a part");
+                all += parts[std::size_t(r)];
+            }
+        }
+        int mine = 0;
+        MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, root, m_comm);
+        std::string part(std::size_t(mine), '\0');
+        m_traffic.otherBytes += std::size_t(mine);
+        MPI_Scatterv(all.data(), counts.data(), offsets.data(), MPI_BYTE, part.data(), mine,
+            MPI_BYTE, root, m_comm);
+        return part;
+    }
+
+private:
+    MPI_Comm m_comm = MPI_COMM_NULL;
+    int m_rank = 0;
+    int m_size = 1;
+};
+
+} // namespace
+
+std::unique_ptr<Collectives> makeMpiCollectives()
+{
+    return std::make_unique<MpiCollectives>();
+}
+
+void abortMpiJob(int exitCode)
+{
+    MPI_Abort(MPI_COMM_WORLD, exitCode);
+    std::_Exit(exitCode); // MPI_Abort does not return; this keeps [[noreturn]] honest
+}
+
+} // namespace facet

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `mpirun -np N facet-cli run` end to end (issue 40, item 3; docs/cluster.md): the samples split
+// over N = 2, 3 and 4 ranks (oversubscribed on this machine; 301 samples, so every split is
+// uneven: 192 + 109, 128 + 128 + 45, 128 + 64 + 64 + 45) give the factors of one process to 1e-10
+// relative, for nmf (mu, hals and the default hals-ex), cf and lcf; a rank started with other
+// arguments ends every rank with a clear error and leaves the outputs that were there; a method
+// that does not run distributed is refused with the reason. Registered only when facet-cli is built
+// with MPI (FACET_MPI); skipped when mpirun is not installed.
+#include "cli_process.h"
+#include "core/random.h"
+#include "data/mat_writer.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <matio.h>
+
+#include <csignal>
+#include <map>
+#include <utility>
+
+#ifndef FACET_MPIEXEC
+#error "test_mpi_run.cpp needs FACET_MPIEXEC (tests/app/CMakeLists.txt sets it)"
+#endif
+
+using namespace facet;
+using namespace facet::testing;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// 4 planted classes in 8x8 images, 301 samples (not a multiple of 2, 3, 4 or 64).
+Dataset planted301()
+{
+    Dataset d;
+    d.name = u"Planted301"_s;
+    Rng rng(41);
+    const int classes = 4, n = 301, m = 64;
+    d.X = rng.uniformMatrix(m, n);
+    for (int j = 0; j < n; ++j) {
+        d.X.block((m / classes) * (j % classes), j, m / classes, 1).array() += 2.0;
+        d.labels.push_back(j % classes);
+    }
+    d.classNames = { u"a"_s, u"b"_s, u"c"_s, u"d"_s };
+    d.height = 8;
+    d.width = 8;
+    return d;
+}
+
+// As test_mpi_sweep.cpp: root allowed, shared memory only, OpenMP's passive wait.
+const QStringList kMpiEnvironment { u"OMPI_ALLOW_RUN_AS_ROOT=1"_s,
+    u"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"_s, u"OMPI_MCA_btl=self,vader"_s,
+    u"OMPI_MCA_rmaps_base_oversubscribe=1"_s, u"OMP_WAIT_POLICY=passive"_s };
+
+// `mpirun -np N facet-cli ARGS` (or several such groups, MPMD).
+CliRun runMpi(const QList<std::pair<int, QStringList>>& groups)
+{
+    QStringList arguments { u"--oversubscribe"_s, u"--bind-to"_s, u"none"_s };
+    for (const auto& group : groups) {
+        if (arguments.size() > 3)
+            arguments << u":"_s;
+        arguments << u"-np"_s << QString::number(group.first) << cliPath() << group.second;
+    }
+    ChildProcess process;
+    process.setEnvironment(kMpiEnvironment);
+    if (!process.start(QStringLiteral(FACET_MPIEXEC), arguments))
+        return {};
+    if (!process.waitForFinished(120000)) {
+        process.kill(SIGTERM);
+        process.waitForFinished(10000);
+        return {};
+    }
+    return { process.exitCode(), process.out(), process.err() };
+}
+
+// The double matrices of a MAT file, by name (read by matio, not by Facet's loader).
+std::map<QString, Matrix> readMatrices(const QString& path)
+{
+    std::map<QString, Matrix> out;
+    mat_t* mat = Mat_Open(QFile::encodeName(path).constData(), MAT_ACC_RDONLY);
+    if (!mat)
+        return out;
+    while (matvar_t* var = Mat_VarReadNext(mat)) {
+        if (var->class_type == MAT_C_DOUBLE && var->rank == 2)
+            out[QString::fromUtf8(var->name)]
+                = Eigen::Map<const Matrix>(static_cast<const double*>(var->data),
+                    Eigen::Index(var->dims[0]), Eigen::Index(var->dims[1]));
+        Mat_VarFree(var);
+    }
+    Mat_Close(mat);
+    return out;
+}
+
+} // namespace
+
+class TestMpiRun : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_mat;
+
+    QStringList runArguments(const QString& method, const QString& algorithm) const
+    {
+        QStringList a { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, method, u"--rank"_s, u"4"_s,
+            u"--seed"_s, u"5"_s, u"--min-iter"_s, u"60"_s, u"--max-iter"_s, u"60"_s };
+        if (!algorithm.isEmpty())
+            a << u"--algorithm"_s << algorithm;
+        return a;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo(QStringLiteral(FACET_MPIEXEC)).isExecutable())
+            QSKIP("mpirun is not installed (Debian: openmpi-bin)");
+        m_mat = m_dir.filePath(u"planted301.mat"_s);
+        QVERIFY(writeDatasetMat(m_mat, planted301()).ok());
+    }
+
+    void distributedEqualsOneProcess_data()
+    {
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("algorithm");
+        QTest::newRow("nmf mu, 2 ranks") << 2 << u"nmf"_s << u"mu"_s;
+        QTest::newRow("nmf hals, 3 ranks") << 3 << u"nmf"_s << u"hals"_s;
+        QTest::newRow("nmf default, 4 ranks") << 4 << u"nmf"_s << QString();
+        QTest::newRow("cf, 3 ranks") << 3 << u"cf"_s << QString();
+        QTest::newRow("lcf, 4 ranks") << 4 << u"lcf"_s << QString();
+    }
+    void distributedEqualsOneProcess()
+    {
+        QFETCH(int, ranks);
+        QFETCH(QString, method);
+        QFETCH(QString, algorithm);
+        const QString tag = u"%1-%2-%3"_s.arg(method, algorithm).arg(ranks);
+        const QString oneMat = m_dir.filePath(tag + u"-one.mat"_s);
+        const QString mpiMat = m_dir.filePath(tag + u"-mpi.mat"_s);
+        const QString mpiJson = m_dir.filePath(tag + u"-mpi.json"_s);
+        const QStringList args = runArguments(method, algorithm);
+        const CliRun one = runCli(args
+            + QStringList { u"--threads"_s, u"1"_s, u"--json"_s,
+                m_dir.filePath(tag + u"-one.json"_s), u"--factors"_s, oneMat });
+        QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+        const CliRun run = runMpi({ { ranks,
+            args
+                + QStringList {
+                    u"--threads"_s, u"1"_s, u"--json"_s, mpiJson, u"--factors"_s, mpiMat } } });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+
+        const std::map<QString, Matrix> a = readMatrices(oneMat), b = readMatrices(mpiMat);
+        for (const QString& name : { u"U"_s, u"V"_s, u"W"_s }) {
+            QCOMPARE(a.count(name), b.count(name));
+            if (!a.count(name))
+                continue;
+            const Matrix& x = a.at(name);
+            const Matrix& y = b.at(name);
+            QCOMPARE(y.rows(), x.rows());
+            QCOMPARE(y.cols(), x.cols());
+            const double relative = (x - y).norm() / x.norm();
+            QVERIFY2(relative <= 1e-10,
+                qPrintable(u"%1 differs by %2 relative"_s.arg(name).arg(relative)));
+        }
+        // The JSON says how the samples were split and what the ranks reduced.
+        const QJsonObject d = readJson(mpiJson).value(u"distributed"_s).toObject();
+        QCOMPARE(d.value(u"ranks"_s).toInt(), ranks);
+        int samples = 0;
+        for (const QJsonValue& c : d.value(u"samples_per_rank"_s).toArray())
+            samples += c.toInt();
+        QCOMPARE(samples, 301);
+        QVERIFY(d.value(u"reduced_bytes_per_iteration"_s).toDouble() > 0);
+    }
+
+    // A rank with other arguments (MPMD: rank 1 another seed) ends every rank before anything is
+    // written: the JSON that was there stays. A method that does not split its samples is refused.
+    void failingRankChangesNothing()
+    {
+        const QString json = m_dir.filePath(u"kept.json"_s);
+        const QByteArray good = "{\"good\": true}\n";
+        {
+            QFile f(json);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(good);
+        }
+        const QStringList args
+            = runArguments(u"nmf"_s, u"mu"_s) + QStringList { u"--json"_s, json };
+        const CliRun other
+            = runMpi({ { 1, args }, { 1, args + QStringList { u"--seed"_s, u"6"_s } } });
+        QCOMPARE(other.exitCode, 1);
+        QVERIFY2(other.err.contains(u"rank 1 of 2 was started with other arguments than rank 0"_s),
+            qPrintable(other.err));
+        QCOMPARE(readBytes(json), good);
+
+        const CliRun refused = runMpi({ { 2,
+            QStringList { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"gnmf"_s, u"--rank"_s,
+                u"4"_s, u"--json"_s, json } } });
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"gnmf does not run distributed"_s), qPrintable(refused.err));
+        QCOMPARE(readBytes(json), good);
+    }
+};
+
+#include "facet_test.h"
+FACET_TEST_GUILESS_MAIN(TestMpiRun)
+#include "test_mpi_run.moc"
