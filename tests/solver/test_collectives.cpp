@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A factorization with its samples split over ranks (core/collectives.h), the ranks as threads of
-// one process: the gathered factors equal one process's to 1e-10 relative for nmf (mu, hals,
-// hals-ex), cf and lcf at uneven splits; the traffic per iteration is the formula of
+// one process: the gathered factors equal one process's to 1e-10 relative for nmf (mu, hals),
+// cf and lcf at uneven splits; the traffic per iteration is the formula of
 // docs/cluster.md; the samples are split as documented.
 #include "core/collectives.h"
 #include "core/driver.h"
@@ -195,7 +195,6 @@ private slots:
         QTest::newRow("nmf mu, 3") << "nmf" << int(Algorithm::Mu) << 3;
         QTest::newRow("nmf hals, 4 (blocks cut across ranks)")
             << "nmf" << int(Algorithm::Hals) << 4;
-        QTest::newRow("nmf hals-ex, 3") << "nmf" << int(Algorithm::HalsEx) << 3;
         QTest::newRow("cf, 2") << "cf" << -1 << 2;
         QTest::newRow("lcf, 3") << "lcf" << -1 << 3;
     }
