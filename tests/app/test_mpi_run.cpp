@@ -52,12 +52,12 @@ Dataset planted301()
 }
 
 // As test_mpi_sweep.cpp: root allowed, shared memory only, OpenMP's passive wait.
-const QStringList kMpiEnvironment { u"OMPI_ALLOW_RUN_AS_ROOT=1"_s,
+const QStringList kRunEnvironment { u"OMPI_ALLOW_RUN_AS_ROOT=1"_s,
     u"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"_s, u"OMPI_MCA_btl=self,vader"_s,
     u"OMPI_MCA_rmaps_base_oversubscribe=1"_s, u"OMP_WAIT_POLICY=passive"_s };
 
 // `mpirun -np N facet-cli ARGS` (or several such groups, MPMD).
-CliRun runMpi(const QList<std::pair<int, QStringList>>& groups)
+CliRun runDistributed(const QList<std::pair<int, QStringList>>& groups)
 {
     QStringList arguments { u"--oversubscribe"_s, u"--bind-to"_s, u"none"_s };
     for (const auto& group : groups) {
@@ -66,7 +66,7 @@ CliRun runMpi(const QList<std::pair<int, QStringList>>& groups)
         arguments << u"-np"_s << QString::number(group.first) << cliPath() << group.second;
     }
     ChildProcess process;
-    process.setEnvironment(kMpiEnvironment);
+    process.setEnvironment(kRunEnvironment);
     if (!process.start(QStringLiteral(FACET_MPIEXEC), arguments))
         return {};
     if (!process.waitForFinished(120000)) {
@@ -147,7 +147,7 @@ private slots:
             + QStringList { u"--threads"_s, u"1"_s, u"--json"_s,
                 m_dir.filePath(tag + u"-one.json"_s), u"--factors"_s, oneMat });
         QVERIFY2(one.exitCode == 0, qPrintable(one.err));
-        const CliRun run = runMpi({ { ranks,
+        const CliRun run = runDistributed({ { ranks,
             args
                 + QStringList {
                     u"--threads"_s, u"1"_s, u"--json"_s, mpiJson, u"--factors"_s, mpiMat } } });
@@ -189,14 +189,15 @@ private slots:
         }
         const QStringList args
             = runArguments(u"nmf"_s, u"mu"_s) + QStringList { u"--json"_s, json };
-        const CliRun other
-            = runMpi({ { 1, args }, { 1, args + QStringList { u"--seed"_s, u"6"_s } } });
+        QStringList otherSeed = args;
+        otherSeed[otherSeed.indexOf(u"--seed"_s) + 1] = u"6"_s;
+        const CliRun other = runDistributed({ { 1, args }, { 1, otherSeed } });
         QCOMPARE(other.exitCode, 1);
         QVERIFY2(other.err.contains(u"rank 1 of 2 was started with other arguments than rank 0"_s),
             qPrintable(other.err));
         QCOMPARE(readBytes(json), good);
 
-        const CliRun refused = runMpi({ { 2,
+        const CliRun refused = runDistributed({ { 2,
             QStringList { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"gnmf"_s, u"--rank"_s,
                 u"4"_s, u"--json"_s, json } } });
         QCOMPARE(refused.exitCode, 2);
