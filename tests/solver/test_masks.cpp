@@ -99,7 +99,15 @@ void TestMasks::monotone()
         method.toStdString(), algorithmOf(algorithm), 30, std::make_shared<const Matrix>(W));
     const Factorization f
         = solve(makeMethodFactory(method.toStdString(), X, o), fixedIterations(120, 4));
-    QCOMPARE(f.iterations, 120);
+    // fixedIterations' tol = 0 still stops a run whose objective rose over the last 10
+    // iterations: a run that reached its rounding floor (nmf hals-ex does here under clang's
+    // -O1) may end a step early on a rise of one ulp, which verifyMonotone tolerates. Any other
+    // early stop fails.
+    const bool full = f.iterations == 120;
+    const bool atFloor = f.iterations >= 100 && f.stopReason == StopReason::Converged
+        && f.history.back() >= f.history[f.history.size() - 11]
+        && f.history.back() <= f.history[f.history.size() - 11] * (1 + 1e-12);
+    QVERIFY2(full || atFloor, qPrintable(QStringLiteral("stopped after %1").arg(f.iterations)));
     verifyMonotone(f.history);
     QVERIFY(f.V.allFinite() && f.basis.allFinite());
 }
