@@ -9,6 +9,7 @@
 #include "cli/sweep_options.h"
 #include "cli_process.h"
 #include "experiment/paper_record.h"
+#include "paper_fixtures.h"
 #include "test_data.h"
 
 #include <QDir>
@@ -23,16 +24,6 @@ using namespace facet::cli;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-PaperRecord record(const QString& key)
-{
-    const Result<std::vector<PaperRecord>> all = loadPaperRecords();
-    if (all)
-        for (const PaperRecord& p : *all)
-            if (p.key == key)
-                return p;
-    return {};
-}
 
 // A small valid record, damaged by the test rows.
 QByteArray minimalRecord()
@@ -81,23 +72,23 @@ private slots:
         QCOMPARE(keys, (QStringList { u"ccf"_s, u"cf-ogl"_s, u"cnmf"_s, u"lccf"_s, u"lcf"_s }));
         // The two papers whose tables survived: 5 methods x c = 2..10, and an average each.
         for (const QString& key : { u"lcf"_s, u"cnmf"_s })
-            for (const PaperTable& t : record(key).tables) {
+            for (const PaperTable& t : paperRecordByKey(key).tables) {
                 QCOMPARE(t.cells.size(), std::size_t(45));
                 QCOMPARE(t.average.size(), std::size_t(5));
             }
-        const PaperRecord lcf = record(u"lcf"_s);
+        const PaperRecord lcf = paperRecordByKey(u"lcf"_s);
         const PaperCell* cell = lcf.table(u"yale"_s)->cell(u"LCF"_s, 2);
         QVERIFY(cell);
         QCOMPARE(cell->ac, 85.00);
         QCOMPARE(cell->acStd.value_or(0), 17.01);
         QCOMPARE(cell->nmi, 56.78);
-        QVERIFY(!record(u"lccf"_s).reproducible);
+        QVERIFY(!paperRecordByKey(u"lccf"_s).reproducible);
     }
     // The check can fail: a mistyped cell, a gain that is not the difference of the averages,
     // and a recorded disagreement that is none are each found.
     void disagreementsAreFound()
     {
-        PaperRecord lcf = record(u"lcf"_s);
+        PaperRecord lcf = paperRecordByKey(u"lcf"_s);
         for (PaperTable& t : lcf.tables)
             if (t.dataset == u"orl")
                 for (PaperCell& c : t.cells)
@@ -107,7 +98,7 @@ private slots:
         QCOMPARE(problems.size(), 1);
         QVERIFY2(problems.first().contains(u"Table 3, CF AC"_s), qPrintable(problems.first()));
 
-        PaperRecord cnmf = record(u"cnmf"_s);
+        PaperRecord cnmf = paperRecordByKey(u"cnmf"_s);
         for (PaperClaim& c : cnmf.claims)
             if (c.dataset == u"orl" && c.metric == u"ac")
                 c.points = 3.9;

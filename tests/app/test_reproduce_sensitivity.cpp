@@ -10,6 +10,7 @@
 #include "cli_process.h"
 #include "experiment/paper_record.h"
 #include "experiment/sensitivity.h"
+#include "paper_fixtures.h"
 #include "test_data.h"
 
 #include <QDir>
@@ -29,16 +30,6 @@ using namespace facet::cli;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-PaperRecord paperNamed(const QString& key)
-{
-    const Result<std::vector<PaperRecord>> all = loadPaperRecords();
-    if (all)
-        for (const PaperRecord& p : *all)
-            if (p.key == key)
-                return p;
-    return {};
-}
 
 // The keys of `object` (a nested object's as "outer.inner") whose values differ in `other`.
 QSet<QString> differingKeys(const QJsonObject& object, const QJsonObject& other)
@@ -112,7 +103,7 @@ private slots:
     {
         QFETCH(QString, paper);
         QFETCH(QStringList, factors);
-        const PaperRecord paperRecord = paperNamed(paper);
+        const PaperRecord paperRecord = paperRecordByKey(paper);
         const SensitivityPlan plan
             = planSensitivity(reproducePreset(paperRecord, {}), { 100, 500 });
         QVERIFY(plan.rows.size() > std::size_t(factors.size()));
@@ -191,7 +182,7 @@ private slots:
         QCOMPARE(json[u"options"_s][u"seed"_s].toString(), u"3"_s);
         const QJsonArray rows = json[u"rows"_s].toArray();
         const SensitivityPlan plan = planSensitivity(
-            reproducePreset(paperNamed(u"lcf"_s),
+            reproducePreset(paperRecordByKey(u"lcf"_s),
                 parseArguments({ u"reproduce"_s, u"lcf"_s, u"--out"_s, out, u"--clusters"_s,
                                    u"2,3"_s, u"--trials"_s, u"1"_s, u"--subruns"_s, u"2"_s,
                                    u"--max-iter"_s, u"10"_s, u"--seed"_s, u"3"_s })
