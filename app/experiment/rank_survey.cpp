@@ -91,9 +91,10 @@ std::optional<FitRecord> recordOf(
 }
 
 // The row of rank k from its records: runs first, then the folds.
-RankSurveyRow rowOf(int k, std::vector<std::optional<FitRecord>>::const_iterator first, int runs,
-    int perRank, const RankSurveyOptions& options)
+RankSurveyRow rowOf(int k, std::vector<std::optional<FitRecord>>::const_iterator first, int perRank,
+    const RankSurveyOptions& options)
 {
+    const int runs = options.runs;
     std::vector<std::vector<int>> clusterings;
     std::vector<double> ac, nmi, reconstruction, sparseV, sparseBasis, seconds, heldOut;
     RankSurveyRow row;
@@ -256,18 +257,19 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
         RunOptions run = options.run;
         run.params.rank = job.k;
         run.clusters = job.k;
-        const bool isFold = job.index >= options.runs;
-        if (isFold)
+        const Matrix* fold = job.index >= options.runs
+            ? folds[std::size_t(job.index - options.runs)].get()
+            : nullptr;
+        if (fold)
             run.params.weights = folds[std::size_t(job.index - options.runs)];
         else
             run.driver.seed = options.run.driver.seed + std::uint64_t(job.index);
         SolveControl control;
         control.stop = token;
         // A fold's graph (GNMF) is built on its own filled data: no cache.
-        const RunResult one = isFold ? runAndCluster(X, {}, run, control)
-                                     : runAndCluster(X, labels, run, control, &cache);
-        return recordOf(one, X,
-            isFold ? folds[std::size_t(job.index - options.runs)].get() : nullptr, observed);
+        const RunResult one = fold ? runAndCluster(X, {}, run, control)
+                                   : runAndCluster(X, labels, run, control, &cache);
+        return recordOf(one, X, fold, observed);
     };
     runFits(jobs, records, fit, options.workers, progress, stop);
 
@@ -279,7 +281,7 @@ RankSurveyResult runRankSurvey(MatrixCRef X, const std::vector<int>& labels,
             result.cancelled = true; // the ranks before i are complete
             break;
         }
-        result.rows.push_back(rowOf(options.ranks[i], first, options.runs, perRank, options));
+        result.rows.push_back(rowOf(options.ranks[i], first, perRank, options));
     }
     if (progress && !result.cancelled)
         progress(int(jobs.size()), int(jobs.size()), 0, 0);

@@ -164,7 +164,7 @@ double weightedSquaredError(const MaskedData& mask, const Matrix& R)
 double weightedRelativeError(const MaskedData& mask, const Matrix& basis, const Matrix& V)
 {
     const Matrix R = basis * V.transpose();
-    const double norm2 = double((mask.weighted.array() * mask.filled.array()).sum());
+    const double norm2 = mask.weightedNorm2;
     return norm2 > 0 ? std::sqrt(weightedSquaredError(mask, R) / norm2) : 0.0;
 }
 
