@@ -7,6 +7,7 @@
 #include "core/driver.h"
 #include "core/openmp.h"
 #include "distributed/distributed_sweep.h"
+#include "experiment/labeled_subset.h"
 #include "experiment/run.h"
 #include "metrics/clustering_metrics.h"
 #include "metrics/quality.h"
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
@@ -29,20 +31,21 @@ QString distributedRunRefusal(const CliOptions& options)
 {
     const RunOptions& run = options.run;
     const QString method = QString::fromStdString(run.method);
-    if (run.method != "nmf" && run.method != "cf" && run.method != "lcf")
-        return u"%1 does not run distributed: under mpirun, `run` splits the samples of nmf, cf "
-               "and lcf only (GNMF and LCCF need a kNN graph across the ranks, CNMF and CCF "
-               "share their labelled classes' rows of Z, CF_OGL's steps and the kernels other than "
-               "linear need n x n matrices, k-means and PCA are not factorizations here); start "
-               "one process"_s.arg(method);
-    if (run.method != "nmf" && run.params.kernel != KernelKind::Linear)
+    if (run.method != "nmf" && run.method != "cnmf" && run.method != "cf" && run.method != "lcf"
+        && run.method != "ccf")
+        return u"%1 does not run distributed: under mpirun, `run` splits the samples of nmf, "
+               "cnmf, cf, lcf and ccf only (GNMF and LCCF need a kNN graph across the ranks, "
+               "CF_OGL's steps and the kernels other than linear need n x n matrices, k-means and "
+               "PCA are not factorizations here); start one process"_s.arg(method);
+    if (run.method != "nmf" && run.method != "cnmf" && run.params.kernel != KernelKind::Linear)
         return u"%1 with a non-linear kernel does not run distributed: its K is n x n; use the "
                "linear kernel (K V = X^T (X V)) or start one process"_s.arg(method);
     if (run.params.ncw || run.params.generalForm)
         return u"--ncw and --general-form do not run distributed; start one process"_s;
-    if (run.params.initSet && run.params.init != InitKind::Random)
-        return u"only the random start runs distributed (the others look at every sample at "
-               "once); drop --init or start one process"_s;
+    if (run.params.initSet && run.params.init != InitKind::Random
+        && run.params.init != InitKind::Nmf)
+        return u"only the random and nmf starts run distributed (the others look at every sample "
+               "at once); use --init random or nmf, or start one process"_s;
     if (!options.maskPath.isEmpty())
         return u"--mask does not run distributed; start one process"_s;
     if (!options.initFromPath.isEmpty())
@@ -106,6 +109,34 @@ Start startOnRankZero(const CliOptions& options, QTextStream& say, QTextStream& 
     return start;
 }
 
+// The labelled samples of a semi-supervised method, drawn on rank 0 as runAndCluster draws them
+// (the same seed, so one process labels the same samples), for every rank: n class indices, -1
+// for the unlabelled, as 4-byte integers.
+std::vector<int> shareKnownLabels(
+    Collectives& comm, const RunOptions& run, const Dataset& data, Start& start)
+{
+    const MethodInfo* info = findMethod(run.method);
+    const bool draw = info && info->semiSupervised && run.params.knownLabels.empty()
+        && (run.labeledFraction > 0 || run.labeledPerClass > 0);
+    std::string bytes;
+    if (comm.rank() == 0 && draw && start.error.isEmpty()) {
+        if (data.labels.empty()) {
+            start.error = u"%1 with a labelled fraction needs a labelled dataset"_s.arg(
+                QString::fromStdString(run.method));
+            start.exitCode = kExitFailure;
+        } else {
+            const std::vector<int> known = chooseLabeledSubset(
+                data.labels, { run.labeledFraction, run.labeledPerClass, run.driver.seed });
+            bytes.assign(reinterpret_cast<const char*>(known.data()), known.size() * sizeof(int));
+        }
+    }
+    comm.broadcast(bytes, 0);
+    std::vector<int> known(bytes.size() / sizeof(int));
+    if (!known.empty())
+        std::memcpy(known.data(), bytes.data(), known.size() * sizeof(int));
+    return known;
+}
+
 } // namespace
 
 int runDistributedRun(const CliOptions& options, const QStringList& arguments, QTextStream& out,
@@ -124,6 +155,9 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     Start start;
     if (rank == 0)
         start = startOnRankZero(options, say, err, ranks, data, timings);
+    RunOptions runOptions = options.run;
+    if (std::vector<int> known = shareKnownLabels(comm, runOptions, data, start); !known.empty())
+        runOptions.params.knownLabels = std::move(known);
     std::string header;
     if (rank == 0)
         header = QJsonDocument(
@@ -179,7 +213,6 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         = rank == 0 ? MatrixCRef(data.X.middleCols(mine.first, mine.count)) : MatrixCRef(received);
 
     // 3. The solve, with every sum over the samples reduced (core/collectives.h).
-    const RunOptions& runOptions = options.run;
     Factorization f;
     const Collectives::Traffic before = comm.traffic();
     const auto solveStart = std::chrono::steady_clock::now();
@@ -211,6 +244,7 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         return kExitOk;
 
     RunResult result;
+    result.knownLabels = runOptions.params.knownLabels;
     f.V = std::move(V);
     f.W = std::move(W);
     result.factorization = std::move(f);

@@ -14,14 +14,15 @@ namespace facet::cli {
 
 // `mpirun -np N facet-cli run ...`: one factorization with its samples (the columns of X) split
 // over the ranks (core/collectives.h). Rank 0 loads and prepares the data set as `run` does and
-// scatters the columns (the first n mod N ranks take one more); each rank keeps its samples' rows
+// scatters the columns (sampleRange: whole blocks of 64 samples); each rank keeps its samples' rows
 // of V (and W), the basis side is replicated, and every iteration reduces the m x k and k x k
 // products. Rank 0 then gathers V (and W), clusters, scores and writes the outputs once, all or
 // none, as `run` does. docs/cluster.md has what each rank reads and the cost per iteration.
 
 // Why these options cannot run distributed (empty: they can): the methods whose sums over the
-// samples are reduced here are nmf (every algorithm), cf and lcf with the linear kernel, from the
-// random start.
+// samples are reduced here are nmf (every algorithm) and cnmf, and cf, lcf and ccf with the
+// linear kernel, from the random or the nmf start. CNMF's and CCF's labelled samples are drawn on
+// rank 0 (runAndCluster's draw) and sent to every rank with the columns' header.
 QString distributedRunRefusal(const CliOptions& options);
 
 // Every rank runs this with its parsed options and its command line (`arguments`, compared with

@@ -3,6 +3,7 @@
 
 #include "core/skinny_product.h"
 #include "core/update.h"
+#include "methods/initialization.h"
 
 #include <stdexcept>
 
@@ -24,10 +25,11 @@ void Ccf::initialize(Rng& rng)
 {
     Matrix Z;
     if (m_settings.init == InitKind::Random) {
-        m_W = rng.uniformMatrix(m_gram->size(), m_rank);
-        Z = rng.uniformMatrix(m_A->cols(), m_rank);
+        // Distributed: this rank's rows of W and Z from the single process's draws.
+        m_W = uniformSampleRows(rng, m_dist, m_gram->size(), m_rank);
+        Z = m_A->uniformStart(rng, m_rank);
     } else {
-        CfStart start = cfFamilyStart(m_settings.init, m_X, *m_gram, m_rank, rng);
+        CfStart start = cfFamilyStart(m_settings.init, m_X, *m_gram, m_rank, rng, m_dist);
         m_W = std::move(start.W);
         Z = m_A->leastSquares(start.V);
     }

@@ -16,17 +16,20 @@ Cnmf::Cnmf(MatrixCRef X, int rank, std::shared_ptr<const ConstraintMatrix> A, In
         throw std::invalid_argument(
             "CNMF needs a constraint matrix on the n = " + std::to_string(X.cols()) + " samples");
     m_classSums = m_A->classSums(X);
+    // Distributed, the fused step's X V is reduced before the labelled part is added: that part
+    // takes every rank's class sums.
+    sumOverSamples(m_dist, m_classSums);
 }
 
 void Cnmf::initialize(Rng& rng)
 {
     if (m_init == InitKind::Random) {
         Matrix U = rng.uniformMatrix(m_X.rows(), m_rank);
-        Matrix Z = rng.uniformMatrix(m_A->cols(), m_rank);
+        Matrix Z = m_A->uniformStart(rng, m_rank); // distributed: this rank's rows
         setFactors(std::move(U), std::move(Z));
         return;
     }
-    NmfStart start = nmfFamilyStart(m_init, m_X, m_rank, rng);
+    NmfStart start = nmfFamilyStart(m_init, m_X, m_rank, rng, m_dist);
     setFactors(std::move(start.U), m_A->leastSquares(start.V));
 }
 
@@ -56,7 +59,7 @@ UpdateTerms Cnmf::updateTerms(int factor) const
 
 void Cnmf::step()
 {
-    if (!m_mask && fusesPasses(m_X, m_rank)) {
+    if (fusedRoute()) {
         // NMF's fused pass updates every row of V as an unlabelled sample's row of Z (which it
         // is for those samples) and clears the labelled rows before adding X V, so the pass's
         // X V is X_U V_U. The labelled classes then take the Z rule from the pass's X^T U, and

@@ -2,27 +2,41 @@
 #include "methods/constraint.h"
 
 #include "core/update.h"
+#include "methods/initialization.h"
 
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 namespace facet {
 
-ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::Index samples)
+ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::Index samples,
+    const SampleDistribution& distribution)
+    : m_dist(distribution)
 {
-    if (!knownLabels.empty() && Eigen::Index(knownLabels.size()) != samples)
+    // Distributed: the labels of every rank's samples, of which this rank's start at firstSample.
+    const Eigen::Index all = m_dist.active() ? m_dist.totalSamples : samples;
+    const Eigen::Index first = m_dist.active() ? m_dist.firstSample : 0;
+    if (!knownLabels.empty() && Eigen::Index(knownLabels.size()) != all)
         throw std::invalid_argument("knownLabels has " + std::to_string(knownLabels.size())
-            + " entries but the data has n = " + std::to_string(samples)
+            + " entries but the data has n = " + std::to_string(all)
             + " samples (give one entry per sample, -1 when unknown)");
+    if (first < 0 || first + samples > all)
+        throw std::invalid_argument("ConstraintMatrix: this rank's samples lie outside the data");
     std::map<int, Eigen::Index> classColumn; // present class -> its column, in class order
+    std::map<int, Eigen::Index> classSize;
     for (std::size_t i = 0; i < knownLabels.size(); ++i) {
         if (knownLabels[i] < -1)
             throw std::invalid_argument("knownLabels[" + std::to_string(i)
                 + "] = " + std::to_string(knownLabels[i])
                 + ": a label is a class index >= 0, or -1 when unknown");
-        if (knownLabels[i] >= 0)
+        if (knownLabels[i] >= 0) {
             classColumn.emplace(knownLabels[i], 0);
+            ++classSize[knownLabels[i]];
+        } else if (Eigen::Index(i) < first) {
+            ++m_unlabelledBefore;
+        }
     }
     m_classes = int(classColumn.size());
     Eigen::Index next = 0;
@@ -32,7 +46,7 @@ ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::I
     m_column.resize(std::size_t(samples));
     Eigen::Index unlabelled = 0;
     for (Eigen::Index i = 0; i < samples; ++i) {
-        const int label = knownLabels.empty() ? -1 : knownLabels[std::size_t(i)];
+        const int label = knownLabels.empty() ? -1 : knownLabels[std::size_t(first + i)];
         if (label >= 0) {
             m_column[std::size_t(i)] = classColumn.at(label);
             m_labelledSamples.push_back(i);
@@ -41,9 +55,12 @@ ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::I
             m_column[std::size_t(i)] = m_classes + unlabelled++;
         }
     }
-    m_diag = Vector::Zero(m_classes + unlabelled);
-    for (const Eigen::Index column : m_column)
-        m_diag(column) += 1;
+    m_unlabelledTotal = all
+        - std::accumulate(classSize.begin(), classSize.end(), Eigen::Index(0),
+            [](Eigen::Index sum, const auto& entry) { return sum + entry.second; });
+    m_diag = Vector::Ones(m_classes + unlabelled);
+    for (const auto& [label, size] : classSize) // every rank's samples of the class
+        m_diag(classColumn.at(label)) = Scalar(size);
 }
 
 Matrix ConstraintMatrix::times(const Matrix& Z) const
@@ -63,7 +80,26 @@ Matrix ConstraintMatrix::transposeTimes(const Matrix& M) const
     Matrix out = Matrix::Zero(cols(), M.cols());
     for (Eigen::Index i = 0; i < rows(); ++i)
         out.row(m_column[std::size_t(i)]) += M.row(i);
+    reduceClassRows(out);
     return out;
+}
+
+void ConstraintMatrix::reduceClassRows(Matrix& M) const
+{
+    if (!m_dist.active() || m_classes == 0)
+        return;
+    Matrix classRows = M.topRows(m_classes);
+    sumOverSamples(m_dist, classRows);
+    M.topRows(m_classes) = classRows;
+}
+
+Matrix ConstraintMatrix::uniformStart(Rng& rng, Eigen::Index k) const
+{
+    if (!m_dist.active())
+        return rng.uniformMatrix(cols(), k);
+    const Eigen::Index c = m_classes;
+    return uniformRows(
+        rng, c + m_unlabelledTotal, k, { { 0, c }, { c + m_unlabelledBefore, cols() - c } });
 }
 
 Matrix ConstraintMatrix::leastSquares(const Matrix& V) const
@@ -116,6 +152,7 @@ void ConstraintMatrix::finishFusedRule(const Matrix& G, const Matrix& H, Matrix&
         Matrix numerator = Matrix::Zero(c, k);
         for (const Eigen::Index i : m_labelledSamples)
             numerator.row(m_column[std::size_t(i)]) += G.row(i);
+        reduceClassRows(numerator); // a class's samples on every rank
         const Matrix denominator = m_diag.head(c).asDiagonal() * (Z.topRows(c) * H);
         Z.topRows(c)
             = (Z.topRows(c).array() * numerator.array() / denominator.array().max(kUpdateEps))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/collectives.h"
+#include "core/random.h"
 #include "core/types.h"
 
 #include <string_view>
@@ -13,14 +15,24 @@ namespace facet {
 // sample in column c + t, so V = A Z gives samples with the same label identical rows. Only the
 // classes that have a labelled sample get a column (in increasing class index); a class without
 // one is simply absent. With no labels A = I (CNMF is NMF, CCF is CF).
+//
+// Distributed (core/collectives.h; issue 40): this rank holds the rows of A of its samples and the
+// columns they reach: the c class columns, which every rank shares (Z's class rows are replicated,
+// like the basis), and its own unlabelled samples' columns, in sample order. A^T M sums a class's
+// rows over every rank (transposeTimes, leastSquares, finishFusedRule reduce their c class rows),
+// and diag(A^T A) holds the class sizes over all samples, so every rank applies the Z rule a single
+// process applies.
 class ConstraintMatrix {
 public:
     // knownLabels: empty (no labels) or one entry per sample, the class index (>= 0) or -1 when
     // unknown. Throws std::invalid_argument for a wrong size or an index below -1.
-    ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::Index samples);
+    // With an active distribution, knownLabels holds every rank's samples (distribution's
+    // totalSamples entries, or none) and `samples` is this rank's count.
+    ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::Index samples,
+        const SampleDistribution& distribution = {});
 
-    Eigen::Index rows() const { return Eigen::Index(m_column.size()); } // n
-    Eigen::Index cols() const { return m_diag.size(); } // c + n - l
+    Eigen::Index rows() const { return Eigen::Index(m_column.size()); } // n (this rank's)
+    Eigen::Index cols() const { return m_diag.size(); } // c + n - l (this rank's)
     int classes() const { return m_classes; } // c
     Eigen::Index labelled() const { return m_labelled; } // l
     bool isIdentity() const { return m_labelled == 0; }
@@ -62,7 +74,17 @@ public:
     std::vector<Matrix> stateFromFactors(
         std::vector<Matrix> factors, std::string_view method) const;
 
+    // Z's random start: rng.uniformMatrix(cols(), k) in one process; distributed, this rank's rows
+    // (the class rows and its unlabelled samples' rows) of the single process's draws.
+    Matrix uniformStart(Rng& rng, Eigen::Index k) const;
+
 private:
+    // Sums rows [0, c) of M over the ranks (the class rows of an A^T product).
+    void reduceClassRows(Matrix& M) const;
+
+    SampleDistribution m_dist;
+    Eigen::Index m_unlabelledBefore = 0; // unlabelled samples on the ranks before this one
+    Eigen::Index m_unlabelledTotal = 0; // on every rank
     std::vector<Eigen::Index> m_column; // n entries: the column of A holding sample i's 1
     std::vector<Eigen::Index> m_labelledSamples;
     Vector m_diag;

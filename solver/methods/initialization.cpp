@@ -248,34 +248,59 @@ NmfStart shortNmfStart(MatrixCRef X, int rank, Rng& rng)
     return { nmf.U(), nmf.V() };
 }
 
-CfStart nmfCfStart(MatrixCRef X, int rank, Rng& rng)
+CfStart nmfCfStart(MatrixCRef X, int rank, Rng& rng, const SampleDistribution& distribution)
 {
-    NmfStart nmf = shortNmfStart(X, rank, rng);
+    NmfStart nmf = shortNmfStart(X, rank, rng); // distributed too: Nmf reads the scope
     Matrix W = nmf.V;
+    Matrix norms2(1, rank);
+    for (int j = 0; j < rank; ++j)
+        norms2(0, j) = W.col(j).squaredNorm(); // as before in one process, bit for bit
+    sumOverSamples(distribution, norms2); // |V_j|^2 over every rank's samples
     for (int j = 0; j < rank; ++j) {
-        const Scalar norm2 = W.col(j).squaredNorm();
+        const Scalar norm2 = norms2(0, j);
         if (norm2 > 0)
             W.col(j) /= norm2;
     }
     return { std::move(W), std::move(nmf.V) };
 }
 
-namespace {
-
-// Rows [first, first + count) of rng.uniformMatrix(rows, cols), drawn as that would (column by
-// column) with the other rows' draws discarded: a rank's part of a single process's start.
 Matrix uniformRows(
-    Rng& rng, Eigen::Index rows, Eigen::Index first, Eigen::Index count, Eigen::Index cols)
+    Rng& rng, Eigen::Index rows, Eigen::Index cols, std::initializer_list<SampleRange> keep)
 {
-    Matrix M(count, cols);
-    for (Eigen::Index j = 0; j < cols; ++j)
-        for (Eigen::Index i = 0; i < rows; ++i) {
-            const Scalar draw = Scalar(rng.uniform());
-            if (i >= first && i < first + count)
-                M(i - first, j) = draw;
+    Eigen::Index kept = 0;
+    for (const SampleRange& r : keep) {
+        if (r.first < 0 || r.count < 0 || r.first + r.count > rows || r.first < kept)
+            throw std::invalid_argument("uniformRows: ranges must be ordered, disjoint, in rows");
+        kept = r.first + r.count;
+    }
+    kept = 0;
+    for (const SampleRange& r : keep)
+        kept += r.count;
+    Matrix M(kept, cols);
+    for (Eigen::Index j = 0; j < cols; ++j) {
+        Eigen::Index i = 0, out = 0;
+        for (const SampleRange& r : keep) {
+            for (; i < r.first; ++i)
+                (void)rng.uniform();
+            for (; i < r.first + r.count; ++i)
+                M(out++, j) = Scalar(rng.uniform());
         }
+        for (; i < rows; ++i)
+            (void)rng.uniform();
+    }
     return M;
 }
+
+Matrix uniformSampleRows(
+    Rng& rng, const SampleDistribution& distribution, Eigen::Index localRows, Eigen::Index cols)
+{
+    if (!distribution.active())
+        return rng.uniformMatrix(localRows, cols);
+    return uniformRows(
+        rng, distribution.totalSamples, cols, { { distribution.firstSample, localRows } });
+}
+
+namespace {
 
 void requireDistributedStart(InitKind kind, const SampleDistribution& distribution, bool nmfToo)
 {
@@ -293,8 +318,7 @@ NmfStart nmfFamilyStart(
     requireDistributedStart(kind, distribution, true);
     if (distribution.active() && kind == InitKind::Random) {
         Matrix U = rng.uniformMatrix(X.rows(), rank);
-        Matrix V
-            = uniformRows(rng, distribution.totalSamples, distribution.firstSample, X.cols(), rank);
+        Matrix V = uniformSampleRows(rng, distribution, X.cols(), rank);
         return { std::move(U), std::move(V) };
     }
     switch (kind) {
@@ -315,18 +339,17 @@ NmfStart nmfFamilyStart(
 CfStart cfFamilyStart(InitKind kind, MatrixCRef X, const Gram& gram, int rank, Rng& rng,
     const SampleDistribution& distribution)
 {
-    requireDistributedStart(kind, distribution, false);
-    if (distribution.active()) {
-        const Eigen::Index n = distribution.totalSamples, first = distribution.firstSample;
-        Matrix W = uniformRows(rng, n, first, X.cols(), rank);
-        Matrix V = uniformRows(rng, n, first, X.cols(), rank);
+    requireDistributedStart(kind, distribution, true);
+    if (distribution.active() && kind == InitKind::Random) {
+        Matrix W = uniformSampleRows(rng, distribution, X.cols(), rank);
+        Matrix V = uniformSampleRows(rng, distribution, X.cols(), rank);
         return { std::move(W), std::move(V) };
     }
     switch (kind) {
     case InitKind::Nndsvd:
         return nndsvdCfStart(X, gram, rank);
     case InitKind::Nmf:
-        return nmfCfStart(X, rank, rng);
+        return nmfCfStart(X, rank, rng, distribution);
     case InitKind::KMeans:
         return kmeansCfStart(X, rank, rng);
     case InitKind::Random:

@@ -6,6 +6,7 @@
 #include "core/random.h"
 #include "methods/registry.h" // InitKind
 
+#include <initializer_list>
 #include <string_view>
 
 namespace facet {
@@ -37,7 +38,8 @@ NmfStart nmfFamilyStart(
 
 // The start of a CF-family method (W, V >= 0) for the kernel operator `gram` of X. Random: W then
 // V uniform [0, 1). Nmf needs X >= 0.
-// Distributed: W's and V's rows of this rank from the single process's draws (random start only).
+// Distributed: W's and V's rows of this rank from the single process's draws (random start), or
+// the nmf start run distributed (the other starts throw std::invalid_argument).
 CfStart cfFamilyStart(InitKind kind, MatrixCRef X, const Gram& gram, int rank, Rng& rng,
     const SampleDistribution& distribution = {});
 
@@ -76,6 +78,17 @@ NmfStart shortNmfStart(MatrixCRef X, int rank, Rng& rng);
 // W = V (V^T V)^(-1), which can be negative; keeping only the diagonal of V^T V gives the
 // non-negative W_j = V_j / |V_j|^2 (exact when the columns of V are orthogonal). The CF
 // start-up normalization then fixes the scale of each pair (W_j, V_j).
-CfStart nmfCfStart(MatrixCRef X, int rank, Rng& rng);
+// Distributed, |V_j|^2 sums over every rank's samples.
+CfStart nmfCfStart(MatrixCRef X, int rank, Rng& rng, const SampleDistribution& distribution = {});
+
+// The rows of rng.uniformMatrix(rows, cols) in the ranges `keep` (ordered, disjoint), stacked,
+// drawn as that call would (column by column) with the other draws discarded: a rank's part of a
+// single process's random start.
+Matrix uniformRows(
+    Rng& rng, Eigen::Index rows, Eigen::Index cols, std::initializer_list<SampleRange> keep);
+// rng.uniformMatrix(localRows, cols) in one process; distributed, this rank's rows of the single
+// process's draws of a totalSamples x cols matrix.
+Matrix uniformSampleRows(
+    Rng& rng, const SampleDistribution& distribution, Eigen::Index localRows, Eigen::Index cols);
 
 } // namespace facet

@@ -30,7 +30,8 @@ MethodFactory makeLcf(MatrixCRef X, const MethodOptions& o, MethodContext& conte
 // CNMF factors X itself (X >= 0); kernels, NCW and the general form do not concern it.
 MethodFactory makeCnmf(MatrixCRef X, const MethodOptions& o, MethodContext&)
 {
-    const auto A = std::make_shared<const ConstraintMatrix>(o.knownLabels, X.cols());
+    const auto A
+        = std::make_shared<const ConstraintMatrix>(o.knownLabels, X.cols(), currentDistribution());
     Cnmf probe(X, o.rank, A, o.init); // validates on the caller's thread
     return
         [X, rank = o.rank, A, init = o.init] { return std::make_unique<Cnmf>(X, rank, A, init); };
@@ -39,7 +40,8 @@ MethodFactory makeCnmf(MatrixCRef X, const MethodOptions& o, MethodContext&)
 // CCF: kernels and the general form as CF; starts from a short NMF run unless told otherwise.
 MethodFactory makeCcf(MatrixCRef X, const MethodOptions& o, MethodContext& context)
 {
-    const auto A = std::make_shared<const ConstraintMatrix>(o.knownLabels, X.cols());
+    const auto A
+        = std::make_shared<const ConstraintMatrix>(o.knownLabels, X.cols(), currentDistribution());
     const auto setup = prepareCfFamily(X, o, context, { "CCF", true, false, InitKind::Nmf });
     return cfFamilyFactory(X, setup, [rank = o.rank, A](MatrixCRef data, const CfFamilySetup& s) {
         return std::make_unique<Ccf>(data, s.gram, rank, A, s.settings);

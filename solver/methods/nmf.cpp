@@ -92,7 +92,7 @@ void Nmf::step()
             halsStep();
         return;
     }
-    if (!m_mask && fusesPasses(m_X, m_rank)) {
+    if (fusedRoute()) {
         fusedStep();
         return;
     }
@@ -104,6 +104,11 @@ void Nmf::step()
     ++m_vVersion;
     m_maskProductValid = false;
     m_maskCrossValid = false;
+}
+
+bool Nmf::fusedRoute() const
+{
+    return !m_mask && fusesPasses(m_X.rows(), totalSamples(m_dist, m_X.cols()), m_rank);
 }
 
 // The same rules as step(), on the fused route (core/skinny_product.h: fusesPasses): the V rule's
@@ -221,7 +226,7 @@ std::vector<std::string> Nmf::notes() const
 {
     if (m_mask)
         return { maskNote(*m_mask) };
-    if (!fusesPasses(m_X, m_rank))
+    if (!fusedRoute())
         return {};
     return { "fused passes: X is read once per iteration (X^T U, the V rule and X V in one pass)" };
 }

@@ -77,6 +77,10 @@ protected:
     // X^T U and U^T U for the current U. `vChanged` = false only in the middle of a step, between
     // the U rule and the V rule, where V is what it was (its graph terms stay valid).
     void refreshCache(bool vChanged = true);
+    // Whether step() takes the fused route, decided on the whole X's shape (all ranks' samples):
+    // the routes make different reductions, so every rank of a distributed solve must take the
+    // same one (a rank of 45 samples once took the plain route beside ranks that fused).
+    bool fusedRoute() const;
     // The fused route of step(). `afterRows(first, count)`, if given, runs right after the V rule
     // on those rows and before their share of X V is added (concurrently for disjoint ranges):
     // Cnmf clears its labelled rows there.

@@ -2,14 +2,16 @@
 // `mpirun -np N facet-cli run` end to end (issue 40, item 3; docs/cluster.md): the samples split
 // over N = 2, 3 and 4 ranks (oversubscribed on this machine; 301 samples, so every split is
 // uneven: 192 + 109, 128 + 128 + 45, 128 + 64 + 64 + 45) give the factors of one process to 1e-10
-// relative, for nmf (mu and hals), cf and lcf; a rank started with other
-// arguments ends every rank with a clear error and leaves the outputs that were there; a method
-// that does not run distributed is refused with the reason. Registered only when facet-cli is built
-// with MPI (FACET_MPI); skipped when mpirun is not installed.
+// relative, for nmf (mu and hals), cnmf, cf, lcf and ccf (labelled classes spread over the
+// ranks; CCF from its default nmf start and from the random one); a rank started with other
+// arguments, or killed mid-solve, ends every rank with a clear error and leaves the outputs that
+// were there; a method that does not run distributed is refused with the reason. Registered only
+// when facet-cli is built with MPI (FACET_MPI); skipped when mpirun is not installed.
 #include "cli_process.h"
 #include "core/random.h"
 #include "data/mat_writer.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -21,6 +23,7 @@
 
 #include <csignal>
 #include <map>
+#include <sys/types.h>
 #include <utility>
 
 #ifndef FACET_MPIEXEC
@@ -95,6 +98,28 @@ std::map<QString, Matrix> readMatrices(const QString& path)
     return out;
 }
 
+// The process id of the rank `rank` of an mpirun job whose command line holds `marker`: Open MPI
+// gives each rank its number in OMPI_COMM_WORLD_RANK. 0 when none is found.
+pid_t rankProcess(int rank, const QString& marker)
+{
+    const QByteArray wanted = "OMPI_COMM_WORLD_RANK=" + QByteArray::number(rank);
+    for (const QString& entry : QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool numeric = false;
+        const int pid = entry.toInt(&numeric);
+        if (!numeric)
+            continue;
+        QFile cmdline(u"/proc/%1/cmdline"_s.arg(pid)), environ(u"/proc/%1/environ"_s.arg(pid));
+        if (!cmdline.open(QIODevice::ReadOnly) || !environ.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray command = cmdline.readAll();
+        if (!command.contains(QFile::encodeName(cliPath())) || !command.contains(marker.toUtf8()))
+            continue;
+        if (environ.readAll().split('\0').contains(wanted))
+            return pid_t(pid);
+    }
+    return 0;
+}
+
 } // namespace
 
 class TestMpiRun : public QObject {
@@ -127,22 +152,35 @@ private slots:
         QTest::addColumn<int>("ranks");
         QTest::addColumn<QString>("method");
         QTest::addColumn<QString>("algorithm");
-        QTest::newRow("nmf mu, 2 ranks") << 2 << u"nmf"_s << u"mu"_s;
-        QTest::newRow("nmf hals, 3 ranks") << 3 << u"nmf"_s << u"hals"_s;
-        QTest::newRow("nmf hals, 4 ranks") << 4 << u"nmf"_s << u"hals"_s;
-        QTest::newRow("cf, 3 ranks") << 3 << u"cf"_s << QString();
-        QTest::newRow("lcf, 4 ranks") << 4 << u"lcf"_s << QString();
+        QTest::addColumn<QStringList>("extra");
+        const QStringList none;
+        // 30 % labelled: every rank holds labelled samples of every class, and the class rows of Z
+        // sum their samples over the ranks.
+        const QStringList labelled { u"--labeled-fraction"_s, u"0.3"_s };
+        QTest::newRow("nmf mu, 2 ranks") << 2 << u"nmf"_s << u"mu"_s << none;
+        QTest::newRow("nmf hals, 3 ranks") << 3 << u"nmf"_s << u"hals"_s << none;
+        QTest::newRow("nmf hals, 4 ranks") << 4 << u"nmf"_s << u"hals"_s << none;
+        QTest::newRow("cnmf, 3 ranks") << 3 << u"cnmf"_s << QString() << labelled;
+        QTest::newRow("cf, 3 ranks") << 3 << u"cf"_s << QString() << none;
+        QTest::newRow("lcf, 4 ranks") << 4 << u"lcf"_s << QString() << none;
+        // CCF's default start is a short NMF run, itself distributed.
+        QTest::newRow("ccf, nmf start, 2 ranks") << 2 << u"ccf"_s << QString() << labelled;
+        // 3 labelled per class: on 4 ranks some hold no labelled sample of a class at all.
+        QTest::newRow("ccf, random start, 4 ranks")
+            << 4 << u"ccf"_s << QString()
+            << QStringList { u"--labeled-per-class"_s, u"3"_s, u"--init"_s, u"random"_s };
     }
     void distributedEqualsOneProcess()
     {
         QFETCH(int, ranks);
         QFETCH(QString, method);
         QFETCH(QString, algorithm);
-        const QString tag = u"%1-%2-%3"_s.arg(method, algorithm).arg(ranks);
+        QFETCH(QStringList, extra);
+        const QString tag = u"%1-%2-%3-%4"_s.arg(method, algorithm).arg(ranks).arg(extra.size());
         const QString oneMat = m_dir.filePath(tag + u"-one.mat"_s);
         const QString mpiMat = m_dir.filePath(tag + u"-mpi.mat"_s);
         const QString mpiJson = m_dir.filePath(tag + u"-mpi.json"_s);
-        const QStringList args = runArguments(method, algorithm);
+        const QStringList args = runArguments(method, algorithm) + extra;
         const CliRun one = runCli(args
             + QStringList { u"--threads"_s, u"1"_s, u"--json"_s,
                 m_dir.filePath(tag + u"-one.json"_s), u"--factors"_s, oneMat });
@@ -166,6 +204,10 @@ private slots:
             QVERIFY2(relative <= 1e-10,
                 qPrintable(u"%1 differs by %2 relative"_s.arg(name).arg(relative)));
         }
+        // The same samples labelled, drawn on rank 0 as one process draws them.
+        const QJsonArray known = readJson(mpiJson).value(u"known_labels"_s).toArray();
+        QCOMPARE(known, readJson(m_dir.filePath(tag + u"-one.json"_s)).value(u"known_labels"_s));
+        QCOMPARE(known.isEmpty(), extra.isEmpty() || method == u"nmf"_s);
         // The JSON says how the samples were split and what the ranks reduced.
         const QJsonObject d = readJson(mpiJson).value(u"distributed"_s).toObject();
         QCOMPARE(d.value(u"ranks"_s).toInt(), ranks);
@@ -203,6 +245,45 @@ private slots:
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains(u"gnmf does not run distributed"_s), qPrintable(refused.err));
         QCOMPARE(readBytes(json), good);
+    }
+
+    // A rank that dies mid-solve (a node lost: SIGKILL, no chance to clean up) ends the whole
+    // job: mpirun stops the other ranks, which were waiting for it in a reduction, says which
+    // rank died, and exits non-zero; rank 0 writes only after the solve, so the outputs that
+    // were there stay.
+    void killedRankStopsEveryRank()
+    {
+        const QString json = m_dir.filePath(u"kept-after-kill.json"_s);
+        const QString factors = m_dir.filePath(u"kept-after-kill.mat"_s);
+        const QByteArray good = "{\"good\": true}\n";
+        for (const QString& path : { json, factors }) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(good);
+        }
+        QStringList arguments { u"--oversubscribe"_s, u"--bind-to"_s, u"none"_s, u"-np"_s, u"3"_s,
+            cliPath(), u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"nmf"_s, u"--algorithm"_s,
+            u"mu"_s, u"--rank"_s, u"4"_s, u"--tol"_s, u"0"_s, u"--max-iter"_s, u"100000000"_s,
+            u"--threads"_s, u"1"_s, u"--json"_s, json, u"--factors"_s, factors };
+        ChildProcess process;
+        process.setEnvironment(kRunEnvironment);
+        QVERIFY(process.start(QStringLiteral(FACET_MPIEXEC), arguments));
+        pid_t victim = 0;
+        QTRY_VERIFY_WITH_TIMEOUT((victim = rankProcess(1, json)) != 0, 60000);
+        QTest::qWait(1500); // well inside the iterations
+        QVERIFY(process.running());
+        QCOMPARE(::kill(victim, SIGKILL), 0);
+        if (!process.waitForFinished(60000)) {
+            process.kill(SIGKILL);
+            QFAIL("mpirun did not end after one of its ranks was killed");
+        }
+        QVERIFY(process.exitCode() != 0);
+        QVERIFY2(process.err().contains(u"rank 1"_s) || process.out().contains(u"rank 1"_s),
+            qPrintable(process.err()));
+        QCOMPARE(readBytes(json), good);
+        QCOMPARE(readBytes(factors), good);
+        for (int rank = 0; rank < 3; ++rank)
+            QCOMPARE(rankProcess(rank, json), pid_t(0)); // no rank left behind
     }
 };
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A factorization with its samples split over ranks (core/collectives.h), the ranks as threads of
 // one process: the gathered factors equal one process's to 1e-10 relative for nmf (mu, hals),
-// cf and lcf at uneven splits; the traffic per iteration is the formula of
+// cnmf, cf, lcf and ccf at uneven splits; the traffic per iteration (nmf, cnmf) is the formula of
 // docs/cluster.md; the samples are split as documented.
 #include "core/collectives.h"
 #include "core/driver.h"
 #include "core/random.h"
+#include "core/skinny_product.h"
 #include "methods/registry.h"
 
 #include <QtTest>
@@ -197,6 +198,9 @@ private slots:
             << "nmf" << int(Algorithm::Hals) << 4;
         QTest::newRow("cf, 2") << "cf" << -1 << 2;
         QTest::newRow("lcf, 3") << "lcf" << -1 << 3;
+        // Every fourth sample labelled: Z's class rows sum their samples over the ranks.
+        QTest::newRow("cnmf, 3 (class rows over the ranks)") << "cnmf" << -1 << 3;
+        QTest::newRow("ccf, 4 (its nmf start distributed)") << "ccf" << -1 << 4;
     }
     void splitEqualsOneProcess()
     {
@@ -208,6 +212,9 @@ private slots:
         o.rank = 3;
         if (algorithm >= 0)
             o.algorithm = Algorithm(algorithm);
+        if (method == u"cnmf" || method == u"ccf")
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                o.knownLabels.push_back(j % 4 == 0 ? int(j % 3) : -1); // planted's classes
         DriverOptions driver;
         driver.minIter = driver.maxIter = 40;
         driver.seed = 4;
@@ -230,13 +237,21 @@ private slots:
         MethodOptions o;
         o.rank = int(k);
         o.algorithm = Algorithm::Mu;
-        const auto traffic = [&](int iterations) {
+        const auto traffic = [&](const char* method, int iterations) {
             DriverOptions driver;
             driver.minIter = driver.maxIter = iterations;
-            return runSplit(X, "nmf", o, driver, 2).traffic.reducedBytes;
+            return runSplit(X, method, o, driver, 2).traffic.reducedBytes;
         };
-        const double perIteration = double(traffic(30) - traffic(20)) / 10;
+        const double perIteration = double(traffic("nmf", 30) - traffic("nmf", 20)) / 10;
         QCOMPARE(perIteration, double((m * k + k * k + 1) * sizeof(Scalar)));
+        // cnmf: Z's c class rows once more on the fused route (the labelled classes' numerator),
+        // twice on the plain one (numerator and denominator); docs/cluster.md's table.
+        const Eigen::Index c = 3;
+        for (Eigen::Index j = 0; j < X.cols(); ++j)
+            o.knownLabels.push_back(j % 5 == 0 ? int(j % c) : -1);
+        const double cnmf = double(traffic("cnmf", 30) - traffic("cnmf", 20)) / 10;
+        const Eigen::Index classRows = fusesPasses(m, X.cols(), k) ? 1 : 2;
+        QCOMPARE(cnmf, double((m * k + k * k + 1 + classRows * c * k) * sizeof(Scalar)));
     }
 };
 
