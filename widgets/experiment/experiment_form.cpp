@@ -32,6 +32,9 @@ namespace {
 QWidget* row(QWidget* a, QWidget* b)
 {
     auto* widget = new QWidget;
+    // A plain QWidget may grow in height, and took the form's spare height: its fields then sat
+    // below their label.
+    widget->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     auto* layout = new QHBoxLayout(widget);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(a);
