@@ -15,6 +15,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QSettings;
 class QSpinBox;
 class QStackedWidget;
 
@@ -50,6 +51,10 @@ public:
     void setDatasetSource(const QString& spec, const QString& name);
     // Chooses the preset of the paper `key` ("lcf"; empty: None); false for an unknown key.
     bool choosePreset(const QString& key);
+    // The fields as the user left them (group "experiment"), restored at the next start; the
+    // cluster counts follow the dataset instead (experiment_form_settings.cpp).
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(QSettings& settings);
 
 Q_SIGNALS:
     void changed();

@@ -150,6 +150,7 @@ void MainWindow::readSettings()
             settings.value(QStringLiteral("window/state")).toByteArray(), kWindowStateVersion))
         m_dockSizesPending = false;
     m_controls->restoreSettings(settings);
+    m_experiment->form()->restoreSettings(settings);
 }
 
 void MainWindow::writeSettings() const
@@ -158,6 +159,7 @@ void MainWindow::writeSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState(kWindowStateVersion));
     m_controls->saveSettings(settings);
+    m_experiment->form()->saveSettings(settings);
 }
 
 } // namespace facet

@@ -23,6 +23,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void unlabelledDatasetDisablesStart();
     void mainWindowHasExperimentAction();
     void clickingACellOpensATrialInTheExplorer();
+    void formRemembersItsSettings();
     void formSetsTheRankOffsetAndTheScoredSamples();
     void presetFillsTheFormWithAPapersProtocol_data();
     void presetFillsTheFormWithAPapersProtocol();
@@ -287,6 +289,64 @@ void TestExperimentView::clickingACellOpensATrialInTheExplorer()
 
 // METHODS.md 6, semi-supervised: "rank k = c or c + 1; evaluate on all samples or on unlabeled
 // samples only" (facet-cli sweep --rank-offset, --evaluate), which the form did not offer.
+// The form as the user left it comes back at the next start (QSettings group "experiment"), the
+// preset with it; the cluster counts follow the dataset, and an iteration limit that is the
+// Controls' default keeps following it.
+void TestExperimentView::formRemembersItsSettings()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QSettings settings(dir.filePath(u"facet.ini"_s), QSettings::IniFormat);
+    ExperimentForm fresh;
+    fresh.restoreSettings(settings); // nothing saved: the defaults stay
+    fresh.setClassCount(15);
+    QString error;
+    const std::optional<ExperimentOptions> defaults = fresh.options(&error);
+    QVERIFY2(defaults, qPrintable(error));
+
+    ExperimentForm first;
+    first.setClassCount(15);
+    QVERIFY(first.choosePreset(u"cnmf"_s));
+    first.setTrials(7);
+    first.setMaxIterations(1234);
+    first.findChild<QComboBox*>(u"experimentAlgorithm"_s)->setCurrentText(u"mu-ex"_s);
+    first.findChild<QLineEdit*>(u"experimentMethodParameters"_s)->setText(u"lambda=10"_s);
+    first.findChild<QCheckBox*>(u"experimentUnlabeledOnly"_s)->setChecked(true);
+    const std::optional<ExperimentOptions> left = first.options(&error);
+    QVERIFY2(left, qPrintable(error));
+    first.saveSettings(settings);
+
+    ExperimentForm second;
+    second.restoreSettings(settings);
+    second.setClassCount(15);
+    const std::optional<ExperimentOptions> back = second.options(&error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(
+        second.findChild<QComboBox*>(u"experimentPreset"_s)->currentData().toString(), u"cnmf"_s);
+    QCOMPARE(back->methods, left->methods);
+    QCOMPARE(back->trials, 7);
+    QCOMPARE(back->labeledPerClass, left->labeledPerClass);
+    QVERIFY(back->labeledPerClass > 0); // the CNMF paper's 2 per class
+    QCOMPARE(back->evaluate, EvaluateOn::Unlabeled);
+    QCOMPARE(back->base.driver.maxIter, 1234);
+    QCOMPARE(back->base.params.algorithm, left->base.params.algorithm);
+    QCOMPARE(back->base.params.lambda, std::optional<double>(10));
+    QCOMPARE(back->clusterCounts, defaults->clusterCounts);
+    QVERIFY(back->trials != defaults->trials && back->methods != defaults->methods);
+
+    // The iteration limit left at the Controls' default is not pinned: it follows a new default.
+    ExperimentForm third;
+    third.setDefaultMaxIterations(500);
+    third.saveSettings(settings);
+    ExperimentForm fourth;
+    fourth.restoreSettings(settings);
+    fourth.setDefaultMaxIterations(800);
+    fourth.setClassCount(15);
+    const std::optional<ExperimentOptions> followed = fourth.options(&error);
+    QVERIFY2(followed, qPrintable(error));
+    QCOMPARE(followed->base.driver.maxIter, 800);
+}
+
 void TestExperimentView::formSetsTheRankOffsetAndTheScoredSamples()
 {
     ExperimentForm form;
