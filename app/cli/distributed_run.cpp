@@ -9,6 +9,7 @@
 #include "distributed/distributed_sweep.h"
 #include "experiment/labeled_subset.h"
 #include "experiment/run.h"
+#include "methods/registry.h"
 #include "metrics/clustering_metrics.h"
 #include "metrics/quality.h"
 #include "util/atomic_write.h"
@@ -158,6 +159,17 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     RunOptions runOptions = options.run;
     if (std::vector<int> known = shareKnownLabels(comm, runOptions, data, start); !known.empty())
         runOptions.params.knownLabels = std::move(known);
+    if (rank == 0 && start.error.isEmpty() && start.exitCode == kExitOk) {
+        // The method's own checks (an algorithm it does not run, a rank past n, a parameter out
+        // of range) on the whole X, as one process makes them: one message before the columns go
+        // out, instead of every rank's and MPI_Abort's from inside the solve.
+        try {
+            (void)makeMethodFactory(runOptions.method, data.X, runOptions.params);
+        } catch (const std::exception& e) {
+            start.error = QString::fromStdString(e.what()) + u"; nothing was written"_s;
+            start.exitCode = kExitFailure;
+        }
+    }
     std::string header;
     if (rank == 0)
         header = QJsonDocument(
@@ -181,9 +193,10 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
             ? u"%1 was started with other arguments than rank 0; start every rank with the same "
               "command. Nothing was written"_s.arg(rankName(firstOther, ranks, {}))
             : error;
+        // Rank 0's own errors once, from rank 0; a command line that differs, from every rank.
         if (rank == 0 && !start.toldAlready)
             err << "facet-cli: " << reason << Qt::endl;
-        else if (rank != 0)
+        else if (rank != 0 && firstOther >= 0)
             err << "facet-cli (" << rankLabel(comm) << "): " << reason << Qt::endl;
         return firstOther >= 0 ? kExitFailure : h.value(u"exit_code"_s).toInt(kExitFailure);
     }

@@ -245,6 +245,17 @@ private slots:
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains(u"gnmf does not run distributed"_s), qPrintable(refused.err));
         QCOMPARE(readBytes(json), good);
+
+        // The method's own checks run on rank 0 before the columns go out: one message, as one
+        // process gives it, and no rank aborts.
+        const CliRun invalid = runDistributed({ { 2,
+            QStringList { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"cnmf"_s,
+                u"--algorithm"_s, u"hals"_s, u"--rank"_s, u"4"_s, u"--labeled-fraction"_s, u"0.3"_s,
+                u"--json"_s, json } } });
+        QCOMPARE(invalid.exitCode, 1);
+        QCOMPARE(invalid.err.count(u"cnmf runs the multiplicative rules"_s), 1);
+        QVERIFY2(!invalid.err.contains(u"MPI_ABORT"_s), qPrintable(invalid.err));
+        QCOMPARE(readBytes(json), good);
     }
 
     // A rank that dies mid-solve (a node lost: SIGKILL, no chance to clean up) ends the whole
