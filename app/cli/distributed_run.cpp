@@ -7,7 +7,6 @@
 #include "core/driver.h"
 #include "core/openmp.h"
 #include "distributed/distributed_sweep.h"
-#include "experiment/labeled_subset.h"
 #include "experiment/run.h"
 #include "methods/registry.h"
 #include "metrics/clustering_metrics.h"
@@ -110,25 +109,19 @@ Start startOnRankZero(const CliOptions& options, QTextStream& say, QTextStream& 
     return start;
 }
 
-// The labelled samples of a semi-supervised method, drawn on rank 0 as runAndCluster draws them
-// (the same seed, so one process labels the same samples), for every rank: n class indices, -1
-// for the unlabelled, as 4-byte integers.
+// The labelled samples of a semi-supervised method (runKnownLabels: drawn on rank 0 as one process
+// draws them), for every rank: n class indices, -1 for the unlabelled, as 4-byte integers.
 std::vector<int> shareKnownLabels(
     Collectives& comm, const RunOptions& run, const Dataset& data, Start& start)
 {
-    const MethodInfo* info = findMethod(run.method);
-    const bool draw = info && info->semiSupervised && run.params.knownLabels.empty()
-        && (run.labeledFraction > 0 || run.labeledPerClass > 0);
     std::string bytes;
-    if (comm.rank() == 0 && draw && start.error.isEmpty()) {
-        if (data.labels.empty()) {
-            start.error = u"%1 with a labelled fraction needs a labelled dataset"_s.arg(
-                QString::fromStdString(run.method));
-            start.exitCode = kExitFailure;
-        } else {
-            const std::vector<int> known = chooseLabeledSubset(
-                data.labels, { run.labeledFraction, run.labeledPerClass, run.driver.seed });
+    if (comm.rank() == 0 && start.error.isEmpty()) {
+        try {
+            const std::vector<int> known = runKnownLabels(run, data.labels);
             bytes.assign(reinterpret_cast<const char*>(known.data()), known.size() * sizeof(int));
+        } catch (const std::exception& e) {
+            start.error = QString::fromStdString(e.what());
+            start.exitCode = kExitFailure;
         }
     }
     comm.broadcast(bytes, 0);

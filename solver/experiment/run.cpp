@@ -142,6 +142,19 @@ bool everySampleLabelled(const RunResult& result)
         && std::ranges::all_of(result.knownLabels, [](int label) { return label >= 0; });
 }
 
+std::vector<int> runKnownLabels(const RunOptions& options, const std::vector<int>& truth)
+{
+    const MethodInfo* info = findMethod(options.method);
+    if (!info || !info->semiSupervised || !options.params.knownLabels.empty()
+        || (options.labeledFraction <= 0 && options.labeledPerClass <= 0))
+        return options.params.knownLabels;
+    if (truth.empty())
+        throw std::invalid_argument(
+            options.method + " with a labelled fraction needs a labelled dataset");
+    return chooseLabeledSubset(
+        truth, { options.labeledFraction, options.labeledPerClass, options.driver.seed });
+}
+
 RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOptions& options,
     const SolveControl& control, SetupCache* cache)
 {
@@ -162,14 +175,7 @@ RunResult runAndCluster(MatrixCRef X, const std::vector<int>& truth, const RunOp
     MethodOptions params = options.params;
     if (params.clusters == 0)
         params.clusters = result.clusters; // CF_OGL's c
-    if (info->semiSupervised && params.knownLabels.empty()
-        && (options.labeledFraction > 0 || options.labeledPerClass > 0)) {
-        if (truth.empty())
-            throw std::invalid_argument(
-                options.method + " with a labelled fraction needs a labelled dataset");
-        params.knownLabels = chooseLabeledSubset(
-            truth, { options.labeledFraction, options.labeledPerClass, options.driver.seed });
-    }
+    params.knownLabels = runKnownLabels(options, truth);
     result.knownLabels = params.knownLabels;
     // Given factors replace the start, so none other (an NMF run for CCF's default, a k-means
     // run) is computed first only to be dropped.

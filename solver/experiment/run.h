@@ -77,6 +77,12 @@ struct SetupCache {
 // when set, else the number of classes in `truth`, else the rank.
 int runClusters(const RunOptions& options, const std::vector<int>& truth);
 
+// The labelled subset a semi-supervised method is given: params.knownLabels when set, else the
+// draw from `truth` that labeledFraction or labeledPerClass asks for (seeded by driver.seed);
+// empty for the other methods and without either option. Throws std::invalid_argument when a
+// draw is asked for and truth is empty. runAndCluster and the distributed `run` both take it.
+std::vector<int> runKnownLabels(const RunOptions& options, const std::vector<int>& truth);
+
 // Whether a semi-supervised run was given the label of every sample (a labelled fraction or
 // count that covers every class): its AC and NMI then score the labels it was given, not a
 // clustering it found.

@@ -5,7 +5,6 @@
 #include "methods/initialization.h"
 
 #include <map>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -34,8 +33,10 @@ ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::I
         if (knownLabels[i] >= 0) {
             classColumn.emplace(knownLabels[i], 0);
             ++classSize[knownLabels[i]];
-        } else if (Eigen::Index(i) < first) {
-            ++m_unlabelledBefore;
+        } else {
+            ++m_unlabelledTotal;
+            if (Eigen::Index(i) < first)
+                ++m_unlabelledBefore;
         }
     }
     m_classes = int(classColumn.size());
@@ -55,9 +56,10 @@ ConstraintMatrix::ConstraintMatrix(const std::vector<int>& knownLabels, Eigen::I
             m_column[std::size_t(i)] = m_classes + unlabelled++;
         }
     }
-    m_unlabelledTotal = all
-        - std::accumulate(classSize.begin(), classSize.end(), Eigen::Index(0),
-            [](Eigen::Index sum, const auto& entry) { return sum + entry.second; });
+    if (knownLabels.empty()) { // every sample unlabelled
+        m_unlabelledTotal = all;
+        m_unlabelledBefore = first;
+    }
     m_diag = Vector::Ones(m_classes + unlabelled);
     for (const auto& [label, size] : classSize) // every rank's samples of the class
         m_diag(classColumn.at(label)) = Scalar(size);

@@ -34,8 +34,10 @@ public:
     Eigen::Index rows() const { return Eigen::Index(m_column.size()); } // n (this rank's)
     Eigen::Index cols() const { return m_diag.size(); } // c + n - l (this rank's)
     int classes() const { return m_classes; } // c
-    Eigen::Index labelled() const { return m_labelled; } // l
-    bool isIdentity() const { return m_labelled == 0; }
+    Eigen::Index labelled() const { return m_labelled; } // l (this rank's)
+    // No labelled sample on any rank (distributed, a rank may hold none of its own while its
+    // samples still share Z's class rows with the others).
+    bool isIdentity() const { return m_classes == 0; }
 
     // A Z (n x k): row i is row column(i) of Z, a gather.
     Matrix times(const Matrix& Z) const;

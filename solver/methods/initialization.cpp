@@ -267,15 +267,13 @@ CfStart nmfCfStart(MatrixCRef X, int rank, Rng& rng, const SampleDistribution& d
 Matrix uniformRows(
     Rng& rng, Eigen::Index rows, Eigen::Index cols, std::initializer_list<SampleRange> keep)
 {
-    Eigen::Index kept = 0;
+    Eigen::Index end = 0, kept = 0;
     for (const SampleRange& r : keep) {
-        if (r.first < 0 || r.count < 0 || r.first + r.count > rows || r.first < kept)
+        if (r.first < end || r.count < 0 || r.first + r.count > rows)
             throw std::invalid_argument("uniformRows: ranges must be ordered, disjoint, in rows");
-        kept = r.first + r.count;
-    }
-    kept = 0;
-    for (const SampleRange& r : keep)
+        end = r.first + r.count;
         kept += r.count;
+    }
     Matrix M(kept, cols);
     for (Eigen::Index j = 0; j < cols; ++j) {
         Eigen::Index i = 0, out = 0;

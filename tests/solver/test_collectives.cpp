@@ -201,6 +201,12 @@ private slots:
         // Every fourth sample labelled: Z's class rows sum their samples over the ranks.
         QTest::newRow("cnmf, 3 (class rows over the ranks)") << "cnmf" << -1 << 3;
         QTest::newRow("ccf, 4 (its nmf start distributed)") << "ccf" << -1 << 4;
+        // Labels among the first 64 samples only: ranks 1-3 hold none of their own, and their
+        // Z still starts with the shared class rows.
+        QTest::newRow("cnmf, 4 (labels on rank 0 only)") << "cnmf+first" << -1 << 4;
+        QTest::newRow("ccf, 4 (labels on rank 0 only)") << "ccf+first" << -1 << 4;
+        // No labels at all: cnmf is nmf, its Z V's rows, drawn where one process draws them.
+        QTest::newRow("cnmf, 3 (no labels)") << "cnmf+none" << -1 << 3;
     }
     void splitEqualsOneProcess()
     {
@@ -212,9 +218,12 @@ private slots:
         o.rank = 3;
         if (algorithm >= 0)
             o.algorithm = Algorithm(algorithm);
-        if (method == u"cnmf" || method == u"ccf")
-            for (Eigen::Index j = 0; j < X.cols(); ++j)
-                o.knownLabels.push_back(j % 4 == 0 ? int(j % 3) : -1); // planted's classes
+        const QString labels = method.section(u'+', 1);
+        method = method.section(u'+', 0, 0);
+        if ((method == u"cnmf" || method == u"ccf") && labels != u"none")
+            for (Eigen::Index j = 0; j < X.cols(); ++j) // planted's classes
+                o.knownLabels.push_back(
+                    j % 4 == 0 && (labels != u"first" || j < 64) ? int(j % 3) : -1);
         DriverOptions driver;
         driver.minIter = driver.maxIter = 40;
         driver.seed = 4;
