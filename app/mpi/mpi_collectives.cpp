@@ -50,7 +50,6 @@ public:
         m_traffic.reducedBytes += count * sizeof(Scalar);
         ++m_traffic.reductions;
         constexpr std::size_t kPiece = std::size_t(1) << 27;
-        std::vector<Scalar> sum;
         for (std::size_t done = 0; done < count; done += kPiece) {
             const int n = int(std::min(kPiece, count - done));
             if (m_rank == 0)

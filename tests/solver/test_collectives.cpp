@@ -11,8 +11,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <barrier>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
@@ -59,7 +59,7 @@ private:
                         m_group.m_sum[i] += m_group.m_parts[std::size_t(r)][i];
             }
             m_group.m_barrier.arrive_and_wait();
-            std::memcpy(data, m_group.m_sum.data(), count * sizeof(Scalar));
+            std::copy_n(m_group.m_sum.data(), count, data); // count may be 0 with data null
             m_group.m_barrier.arrive_and_wait();
         }
         Matrix gatherRows(const Matrix& local, int root) override
