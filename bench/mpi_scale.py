@@ -12,6 +12,14 @@ the model of time per iteration at n = 10^7, m = 1024, k = 50 for N = 1..1024 ra
 compute rate measured at N = 1 and a stated network (latency ALPHA, bandwidth BETA; an allreduce
 of B bytes costs 2 log2(N) ALPHA + 2 (N - 1) / N B / BETA, Thakur, Rabenseifner & Gropp 2005).
 On a 2-core machine N = 3 and 4 are oversubscribed: their times say nothing about speed-up.
+
+GNMF (binary kNN graph, p = 5, built across the ranks) the same way: the graph's set-up time
+(the exact search, a ring pass of X's blocks), ms per iteration after it, and the bytes each rank
+sent point to point: the ring and the halo's columns of X once, V's halo rows per iteration. Its
+model adds to nmf's one more reduction and the halo exchange, at the worst case of samples in no
+useful order (each sample's DEGREE neighbours on as many other ranks: n / N DEGREE k 8 bytes per
+rank and iteration, N - 1 messages), and the set-up's exact search, n^2 m / N multiply-adds per
+rank at the measured rate, its ring moving n m 8 (N - 1) / N bytes through each rank.
 """
 import argparse
 import json
@@ -30,6 +38,7 @@ MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
 FLOPS = {"nmf": lambda m, n, k: 4 * m * n * k, "cf": lambda m, n, k: 8 * m * n * k}
 REDUCED = {"nmf": lambda m, k: (m * k + k * k + 1) * 8, "cf": lambda m, k: (2 * m * k + 2 * k * k + 1) * 8}
 CALLS = {"nmf": 3, "cf": 5}
+DEGREE = 8  # mean stored neighbours per sample of a p = 5 kNN graph (measured: 6 to 8)
 
 
 def run(cli, ranks, method, args, out):
@@ -79,6 +88,22 @@ def main():
                     rates[method] = FLOPS[method](m, n, o.rank) / (ms / 1e3)
                 formula = f"{REDUCED[method](m, o.rank) / 1e3:.1f} kB"
                 print(f"| {method} | {ranks} | {ms:.1f} | {samples} | {peak} | {counted}; {formula} |")
+        print("\n| gnmf N | graph set-up s | ms/iter | sent per rank at set-up (MB) | halo sent per rank per iteration (kB) |")
+        print("|---:|---:|---:|---|---|")
+        for ranks in (1, 2, 3, 4):
+            r = run(o.cli, ranks, "gnmf", args, out)
+            d = r.get("distributed")
+            if d:
+                setup = d["setup_seconds"]
+                ms = 1e3 * (d["solve_seconds"] - setup) / r["iterations"]
+                ring = ", ".join(f"{b / 1e6:.1f}" for b in d["graph_setup_exchanged_bytes_per_rank"])
+                halo = ", ".join(f"{b / 1e3:.1f}" for b in d["exchanged_bytes_per_iteration_per_rank"])
+            else:
+                setup = r["timings"]["setup_s"]
+                ms = 1e3 * r["timings"]["solve_s"] / r["iterations"]
+                ring, halo = "-", "-"
+                rates["knn"] = r["m"] * r["n"] ** 2 / setup  # multiply-adds/s, one process's n^2 m / 2 pairs, x2 flops
+            print(f"| {ranks} | {setup:.2f} | {ms:.1f} | {ring} | {halo} |")
     n, m, k = 10**7, 1024, 50
     print(f"\nModel, n = 10^7, m = {m}, k = {k}: compute at the N = 1 rate per rank "
           f"(nmf {rates['nmf'] / 1e9:.1f}, cf {rates['cf'] / 1e9:.1f} GFLOP/s), "
@@ -94,6 +119,17 @@ def main():
                 2 * math.log2(ranks) * ALPHA + 2 * (ranks - 1) / ranks * size / BETA)
             row += [f"{1e3 * compute:,.1f}", f"{1e3 * comm:.3f}"]
         print("| " + " | ".join(row) + " |")
+    print(f"\nGNMF at the same size: the nmf model plus one reduction of 8 bytes and the halo "
+          f"exchange ({DEGREE} neighbours per sample on other ranks); the exact kNN search at "
+          f"{rates['knn'] / 1e9:.1f} GFLOP/s per rank\n")
+    print("| N | halo MB per rank | halo ms | graph search s | ring s |")
+    print("|---:|---:|---:|---:|---:|")
+    for ranks in (4, 16, 64, 256, 1024):
+        halo = n / ranks * min(DEGREE, ranks - 1) * k * 8
+        halo_s = (ranks - 1) * ALPHA + halo / BETA
+        search = 2 * m * n**2 / ranks / rates["knn"]
+        ring = (ranks - 1) * ALPHA + n * m * 8 * (ranks - 1) / ranks / BETA
+        print(f"| {ranks} | {halo / 1e6:,.1f} | {1e3 * halo_s:,.2f} | {search:,.0f} | {ring:.1f} |")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@
 #include "cli/run_progress.h"
 #include "core/driver.h"
 #include "core/openmp.h"
+#include "core/update.h"
 #include "distributed/distributed_sweep.h"
 #include "experiment/run.h"
+#include "graph/knn_graph.h"
 #include "methods/registry.h"
 #include "metrics/clustering_metrics.h"
 #include "metrics/quality.h"
@@ -20,6 +22,8 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,12 +35,22 @@ QString distributedRunRefusal(const CliOptions& options)
 {
     const RunOptions& run = options.run;
     const QString method = QString::fromStdString(run.method);
+    const bool graph = run.method == "gnmf" || run.method == "lccf";
     if (run.method != "nmf" && run.method != "cnmf" && run.method != "cf" && run.method != "lcf"
-        && run.method != "ccf")
+        && run.method != "ccf" && !graph)
         return u"%1 does not run distributed: under mpirun, `run` splits the samples of nmf, "
-               "cnmf, cf, lcf and ccf only (GNMF and LCCF need a kNN graph across the ranks, "
-               "CF_OGL's steps and the kernels other than linear need n x n matrices, k-means and "
-               "PCA are not factorizations here); start one process"_s.arg(method);
+               "cnmf, cf, lcf, ccf, gnmf and lccf only (SemiGNMF's label edges join samples "
+               "across every rank at once, CF_OGL's steps and the kernels other than linear need "
+               "n x n matrices, k-means and PCA are not factorizations here); start one "
+               "process"_s.arg(method);
+    if (graph && run.params.knnSearch == KnnSearch::Approximate)
+        return u"the approximate neighbour search does not run distributed (its index holds "
+               "every sample); use --knn exact or auto, which is exact under mpirun"_s;
+    if (graph && run.params.algorithm && baseAlgorithm(*run.params.algorithm) == Algorithm::Hals)
+        return u"%1 with --algorithm %2 does not run distributed: the graph term's HALS sweeps "
+               "update V's rows one after another across the ranks; use mu or mu-ex, or start "
+               "one process"_s.arg(method,
+                   QString::fromStdString(std::string(algorithmName(*run.params.algorithm))));
     if (run.method != "nmf" && run.method != "cnmf" && run.params.kernel != KernelKind::Linear)
         return u"%1 with a non-linear kernel does not run distributed: its K is n x n; use the "
                "linear kernel (K V = X^T (X V)) or start one process"_s.arg(method);
@@ -131,6 +145,30 @@ std::vector<int> shareKnownLabels(
     return known;
 }
 
+// What rank 0's checks of the options run with. GNMF and LCCF get a graph without edges in
+// place of the kNN graph (its search over the whole X is the work the ranks share), after the
+// checks the search itself would make.
+MethodContext checkContext(const RunOptions& run, MatrixCRef X)
+{
+    MethodContext context;
+    if (run.method != "gnmf" && run.method != "lccf")
+        return context;
+    requireUsableData(X);
+    const Eigen::Index n = X.cols();
+    if (run.params.p < 1 || run.params.p > n - 1)
+        throw std::invalid_argument("the kNN graph needs 1 <= p <= n - 1 neighbours, got p = "
+            + std::to_string(run.params.p) + " with n = " + std::to_string(n) + " samples");
+    KnnOptions knn;
+    knn.weight = run.params.weight;
+    knn.heatT = run.params.heatT;
+    (void)heatWidth(knn, [] { return 1.0; });
+    auto edgeless = std::make_shared<Graph>();
+    edgeless->S.resize(n, n);
+    edgeless->degree = Vector::Zero(n);
+    context.graph = std::move(edgeless);
+    return context;
+}
+
 } // namespace
 
 int runDistributedRun(const CliOptions& options, const QStringList& arguments, QTextStream& out,
@@ -157,7 +195,8 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         // of range) on the whole X, as one process makes them: one message before the columns go
         // out, instead of every rank's and MPI_Abort's from inside the solve.
         try {
-            (void)makeMethodFactory(runOptions.method, data.X, runOptions.params);
+            (void)makeMethodFactory(
+                runOptions.method, data.X, runOptions.params, checkContext(runOptions, data.X));
         } catch (const std::exception& e) {
             start.error = QString::fromStdString(e.what()) + u"; nothing was written"_s;
             start.exitCode = kExitFailure;
@@ -221,7 +260,9 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     // 3. The solve, with every sum over the samples reduced (core/collectives.h).
     Factorization f;
     const Collectives::Traffic before = comm.traffic();
+    Collectives::Traffic setup = before;
     const auto solveStart = std::chrono::steady_clock::now();
+    double setupSeconds = 0;
     try {
         const DistributedScope scope({ &comm, n, mine.first });
         RunProgress progress(runOptions.driver.maxIter, 0);
@@ -229,6 +270,9 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         if (rank == 0 && progress.active())
             control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
         const MethodFactory make = makeMethodFactory(runOptions.method, X, runOptions.params);
+        setup = comm.traffic(); // GNMF's and LCCF's graph was built across the ranks
+        setupSeconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
         f = solve(make, runOptions.driver, control);
     } catch (const std::exception& e) {
         err << "facet-cli (" << rankLabel(comm) << "): " << e.what()
@@ -244,6 +288,10 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     // 4. What it cost on every rank, then V (and W) to rank 0.
     const std::vector<double> peak = everyRank(comm, peakResidentMemoryBytes());
     const std::vector<double> counts = everyRank(comm, double(mine.count));
+    const std::vector<double> setupExchanged
+        = everyRank(comm, double(setup.exchangedBytes - before.exchangedBytes));
+    const std::vector<double> exchanged = everyRank(
+        comm, double(after.exchangedBytes - setup.exchangedBytes) / std::max(1, f.iterations));
     Matrix V = comm.gatherRows(f.V, 0);
     Matrix W = f.W.size() > 0 ? comm.gatherRows(f.W, 0) : Matrix();
     if (rank != 0)
@@ -279,13 +327,18 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         { u"ranks"_s, ranks },
         { u"samples_per_rank"_s, jsonArray(counts) },
         { u"peak_memory_bytes_per_rank"_s, jsonArray(peak) },
-        { u"solve_seconds"_s, seconds },
+        { u"solve_seconds"_s, seconds }, // from the method's set-up to the last iteration
+        { u"setup_seconds"_s, setupSeconds }, // the set-up alone: GNMF's and LCCF's kNN graph
         { u"reduced_bytes"_s, double(after.reducedBytes - before.reducedBytes) },
         { u"reductions"_s, double(after.reductions - before.reductions) },
         { u"reduced_bytes_per_iteration"_s,
             double(after.reducedBytes - before.reducedBytes) / iterations },
         { u"reductions_per_iteration"_s,
             double(after.reductions - before.reductions) / iterations },
+        // What each rank sent to others point to point (GNMF, LCCF): building the kNN graph
+        // (the ring of X's blocks, the edges, the halo's columns of X), then V's halo rows.
+        { u"graph_setup_exchanged_bytes_per_rank"_s, jsonArray(setupExchanged) },
+        { u"exchanged_bytes_per_iteration_per_rank"_s, jsonArray(exchanged) },
     };
     return writeRunOutputs(options, data, runOptions, result, timings,
         QJsonObject { { u"distributed"_s, distributed } }, say, err);

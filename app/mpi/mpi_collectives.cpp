@@ -122,7 +122,69 @@ public:
         return part;
     }
 
+    std::string sendReceive(const std::string& bytes, int to, int from) override
+    {
+        unsigned long long outgoing = bytes.size(), incoming = 0;
+        MPI_Sendrecv(&outgoing, 1, MPI_UNSIGNED_LONG_LONG, to, kSizeTag, &incoming, 1,
+            MPI_UNSIGNED_LONG_LONG, from, kSizeTag, m_comm, MPI_STATUS_IGNORE);
+        if (to != m_rank)
+            m_traffic.exchangedBytes += outgoing;
+        ++m_traffic.exchanges;
+        std::string received(std::size_t(incoming), '\0');
+        // In pieces of at most kBytePiece: each side knows both lengths, so both take the same
+        // number of steps (a piece of 0 bytes where one side has finished).
+        std::size_t sent = 0, got = 0;
+        while (sent < outgoing || got < incoming) {
+            const std::size_t send = std::min<std::size_t>(kBytePiece, outgoing - sent);
+            const std::size_t receive = std::min<std::size_t>(kBytePiece, incoming - got);
+            MPI_Sendrecv(bytes.data() + sent, int(send), MPI_BYTE, to, kDataTag,
+                received.data() + got, int(receive), MPI_BYTE, from, kDataTag, m_comm,
+                MPI_STATUS_IGNORE);
+            sent += send;
+            got += receive;
+        }
+        return received;
+    }
+
+    std::vector<std::string> allToAll(const std::vector<std::string>& parts) override
+    {
+        const std::size_t ranks = std::size_t(m_size);
+        if (parts.size() != ranks)
+            throw std::invalid_argument("allToAll needs one part per rank");
+        std::vector<unsigned long long> outgoing(ranks), incoming(ranks);
+        for (std::size_t q = 0; q < ranks; ++q)
+            outgoing[q] = parts[q].size();
+        MPI_Alltoall(outgoing.data(), 1, MPI_UNSIGNED_LONG_LONG, incoming.data(), 1,
+            MPI_UNSIGNED_LONG_LONG, m_comm);
+        std::vector<int> sendCounts(ranks), sendOffsets(ranks), receiveCounts(ranks),
+            receiveOffsets(ranks);
+        std::string all;
+        std::size_t receiveTotal = 0;
+        for (std::size_t q = 0; q < ranks; ++q) {
+            sendOffsets[q] = checkedCount(all.size(), "the exchanged data");
+            sendCounts[q] = checkedCount(parts[q].size(), "a part");
+            all += parts[q];
+            receiveOffsets[q] = checkedCount(receiveTotal, "the exchanged data");
+            receiveCounts[q] = checkedCount(std::size_t(incoming[q]), "a part");
+            receiveTotal += std::size_t(incoming[q]);
+            if (int(q) != m_rank)
+                m_traffic.exchangedBytes += outgoing[q];
+        }
+        ++m_traffic.exchanges;
+        std::string received(receiveTotal, '\0');
+        MPI_Alltoallv(all.data(), sendCounts.data(), sendOffsets.data(), MPI_BYTE, received.data(),
+            receiveCounts.data(), receiveOffsets.data(), MPI_BYTE, m_comm);
+        std::vector<std::string> out(ranks);
+        for (std::size_t q = 0; q < ranks; ++q)
+            out[q] = received.substr(std::size_t(receiveOffsets[q]), std::size_t(receiveCounts[q]));
+        return out;
+    }
+
 private:
+    static constexpr int kSizeTag = 40;
+    static constexpr int kDataTag = 41;
+    static constexpr std::size_t kBytePiece = std::size_t(1) << 30;
+
     MPI_Comm m_comm = MPI_COMM_NULL;
     int m_rank = 0;
     int m_size = 1;

@@ -41,6 +41,14 @@ public:
     // Rank `root` gives parts[r] to rank r (parts has size() entries there and is ignored
     // elsewhere); each rank returns its own part.
     virtual std::string scatter(const std::vector<std::string>& parts, int root) = 0;
+    // Point to point, every rank at once: sends `bytes` to rank `to` and returns what rank `from`
+    // sent to this one. A ring shift passes to = rank + 1 and from = rank - 1 (mod size()): the
+    // distributed kNN search passes the blocks of X around that ring (graph/distributed_knn.h).
+    virtual std::string sendReceive(const std::string& bytes, int to, int from) = 0;
+    // parts[q] to rank q, for every q (parts has size() entries; parts[rank()] comes back
+    // unsent); returns what each rank sent to this one, by sender. The graph's halo exchange
+    // (graph/halo_exchange.h) and the symmetrization of the kNN edges across ranks.
+    virtual std::vector<std::string> allToAll(const std::vector<std::string>& parts) = 0;
 
     // What this rank has handed to the collectives since it began: bytes reduced (the length of
     // every sumReduce() times sizeof(Scalar)), and the calls. The network carries a multiple of
@@ -49,6 +57,9 @@ public:
         std::uint64_t reducedBytes = 0;
         std::uint64_t reductions = 0;
         std::uint64_t otherBytes = 0; // gathered, broadcast and scattered payloads
+        // Sent to other ranks by sendReceive() and allToAll(), and those calls.
+        std::uint64_t exchangedBytes = 0;
+        std::uint64_t exchanges = 0;
     };
     const Traffic& traffic() const { return m_traffic; }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/adaptive_neighbors.h"
 
+#include "graph/neighbor_candidates.h"
+
 #include "core/cancellation.h"
 #include "core/openmp.h"
 #include "core/update.h"
@@ -16,102 +18,13 @@ namespace facet {
 namespace {
 
 using Index = Eigen::Index;
-using Candidate = std::pair<Scalar, Index>; // (squared distance, sample index)
-
-// The search's tiles: kTile x kTile screening distances (512 KiB in double) of two blocks of
-// samples, one tile per thread at a time.
-constexpr Index kTile = 256;
-// A query's candidates are cut back to its threshold once it holds this many beyond the
-// neighbour count (then at twice what a cut left), and ranked exactly at once when a cut leaves
-// more than kListCap (near-ties: many samples at about the same distance, e.g. duplicates), so
-// no list outgrows count + 2 kListCap entries.
-constexpr std::size_t kListSlack = 32;
-constexpr std::size_t kListCap = 256;
-
-struct Search {
-    MatrixCRef X;
-    std::size_t count;
-    const Vector& slack; // per sample: twice it bounds the rounding of a screening distance
-};
-
-// One query's candidates for its `count` nearest. `entries`: every offered (screening distance,
-// index) within `limit`, the count-th smallest screening distance among the entries at some cut
-// plus twice the query's slack (infinite before). The limit only falls as candidates arrive and
-// never below the final one over all n - 1 others, so every true neighbour stays (its screening
-// distance is within 2 slack of the count-th smallest). `ranked`: at most `count` candidates by
-// (exact distance, index), the best of those already ranked exactly; a candidate they beat
-// cannot be among the final count either.
-struct CandidateList {
-    std::vector<Candidate> entries;
-    std::vector<Candidate> ranked;
-    Scalar limit = std::numeric_limits<Scalar>::infinity();
-    std::size_t cutAt = 0;
-
-    void offer(const Search& s, Index i, Scalar distance, Index j)
-    {
-        if (distance > limit)
-            return;
-        entries.emplace_back(distance, j);
-        if (entries.size() >= std::max(cutAt, s.count + kListSlack))
-            cut(s, i);
-    }
-    void cut(const Search& s, Index i)
-    {
-        if (entries.size() >= s.count) {
-            const auto kth = entries.begin() + std::ptrdiff_t(s.count - 1);
-            std::nth_element(entries.begin(), kth, entries.end());
-            limit = std::min(limit, kth->first + 2 * s.slack(i));
-            const Scalar keep = limit;
-            std::erase_if(entries, [keep](const Candidate& c) { return c.first > keep; });
-        }
-        if (entries.size() > kListCap)
-            rank(s, i);
-        cutAt = 2 * entries.size();
-    }
-    // The entries' exact distances |x_i - x_j|^2 from the difference, into `ranked`.
-    void rank(const Search& s, Index i)
-    {
-        for (const Candidate& c : entries)
-            ranked.emplace_back((s.X.col(i) - s.X.col(c.second)).squaredNorm(), c.second);
-        entries.clear();
-        trimRanked(s.count);
-    }
-    void trimRanked(std::size_t count)
-    {
-        if (ranked.size() <= count)
-            return;
-        std::partial_sort(ranked.begin(), ranked.begin() + std::ptrdiff_t(count), ranked.end());
-        ranked.resize(count);
-    }
-    void merge(const Search& s, Index i, const CandidateList& other)
-    {
-        limit = std::min(limit, other.limit);
-        for (const Candidate& c : other.entries)
-            offer(s, i, c.first, c.second);
-        ranked.insert(ranked.end(), other.ranked.begin(), other.ranked.end());
-        trimRanked(s.count);
-    }
-};
-
-// Sample i's exact neighbours: its remaining candidates ranked by the exact distance, merged
-// with those ranked before, ties by index.
-void selectNeighbors(const Search& s, Index i, CandidateList& list, NeighborTable& out)
-{
-    list.cut(s, i);
-    list.rank(s, i);
-    std::sort(list.ranked.begin(), list.ranked.end());
-    for (std::size_t h = 0; h < s.count; ++h) {
-        out.index(Index(h), i) = list.ranked[h].second;
-        out.squaredDistance(Index(h), i) = list.ranked[h].first;
-    }
-    list = CandidateList {};
-}
 
 } // namespace
 
 NeighborTable nearestNeighborTable(
     MatrixCRef X, int count, const std::stop_token& stop, const StageProgress& progress)
 {
+    using namespace neighbor_search;
     const Index n = X.cols();
     if (count < 1 || count > n - 1)
         throw std::invalid_argument("the neighbour count must be in [1, n - 1] = [1, "
@@ -125,7 +38,7 @@ NeighborTable nearestNeighborTable(
     // Rounding bound of an m-term dot product, doubled for the two norms and the exact form.
     const Scalar errorScale = Scalar(2 * X.rows() + 8) * std::numeric_limits<Scalar>::epsilon();
     const Vector slack = (errorScale * (norm2.array() + maxNorm2)).matrix();
-    const Search search { X, std::size_t(count), slack };
+    const Search search { X, std::size_t(count), slack, X };
     // The screening distance of a pair is the same for both of its samples, so each pair's dot
     // product is formed once: tile (I, J), J >= I, of the blocks of kTile samples gives the
     // candidates of I's samples (from J) and of J's (from I). Row of tiles I after row: its

@@ -3,8 +3,10 @@
 
 #include "core/openmp.h"
 #include "core/packet_sum.h"
+#include "graph/halo_exchange.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -45,8 +47,9 @@ int threadsFor(const Graph& graph, Index k)
 // element-wise transposed copy it replaces was a quarter of the graph terms' time (float,
 // n = 70,000, k = 10).
 struct PaddedRows {
-    PaddedRows(const Matrix& V, [[maybe_unused]] int threads)
-        : k(V.cols())
+    PaddedRows(const Matrix& V, Index firstOwn, [[maybe_unused]] int threads)
+        : self(firstOwn)
+        , k(V.cols())
         , width((V.cols() + kLanes - 1) / kLanes * kLanes)
         , rows(width, V.rows())
     {
@@ -80,7 +83,14 @@ struct PaddedRows {
     {
         return rows.data() + i * width;
     }
+    // The row of the graph's own sample i (S's column i): row i in one process, after the halo
+    // rows that come before this rank's distributed.
+    const Scalar* own(Index i) const
+    {
+        return row(self + i);
+    }
 
+    Index self;
     Index k;
     Index width;
     Matrix rows; // width x n, column-major: each column whole packets
@@ -132,7 +142,7 @@ template <int P> double pairTerm(const Stored& S, const PaddedRows& V, Index i)
 {
     Packet vi[P];
     for (int p = 0; p < P; ++p)
-        vi[p] = ploadu<Packet>(V.row(i) + p * kLanes);
+        vi[p] = ploadu<Packet>(V.own(i) + p * kLanes);
     Packet acc = pset1<Packet>(Scalar(0));
     for (Index e = S.begin(i); e < S.end(i); ++e) {
         const Packet w = pset1<Packet>(S.value[e]);
@@ -153,7 +163,7 @@ double neighbourSumAndPairs(const Stored& S, const PaddedRows& V, Index i, Scala
 {
     Packet vi[P], acc[P];
     for (int p = 0; p < P; ++p) {
-        vi[p] = ploadu<Packet>(V.row(i) + p * kLanes);
+        vi[p] = ploadu<Packet>(V.own(i) + p * kLanes);
         acc[p] = pset1<Packet>(Scalar(0));
     }
     Packet pairs = pset1<Packet>(Scalar(0));
@@ -200,7 +210,7 @@ void neighbourSumAny(const Stored& S, const PaddedRows& V, Index i, Scalar* out)
 
 double pairTermAny(const Stored& S, const PaddedRows& V, Index i)
 {
-    const Scalar* vi = V.row(i);
+    const Scalar* vi = V.own(i);
     Packet acc = pset1<Packet>(Scalar(0));
     for (Index e = S.begin(i); e < S.end(i); ++e) {
         const Packet w = pset1<Packet>(S.value[e]);
@@ -278,7 +288,7 @@ void writeGradientBlock(const Graph& graph, const PaddedRows& V, const Scalar* s
         Scalar* plusColumn = plus.col(c).data() + i0;
         for (Index r = 0; r < len; ++r) {
             minusColumn[r] = lambda * sums[r * V.width + c];
-            plusColumn[r] = lambda * (graph.degree(i0 + r) * V.row(i0 + r)[c]);
+            plusColumn[r] = lambda * (graph.degree(i0 + r) * V.own(i0 + r)[c]);
         }
     }
 }
@@ -291,13 +301,30 @@ double shareOfRow(const Graph& graph, const Stored& S, const PaddedRows& V, Inde
         rowSum += double(S.value[e]);
     // |v_i|^2 in packets over the padded row (its padding is 0): a chain of width / kLanes
     // multiply-adds instead of k scalar ones.
-    const Scalar* vi = V.row(i);
+    const Scalar* vi = V.own(i);
     Packet norm = pset1<Packet>(Scalar(0));
     for (Index c = 0; c < V.width; c += kLanes) {
         const Packet x = ploadu<Packet>(vi + c);
         norm = pmadd(x, x, norm);
     }
     return (double(graph.degree(i)) - rowSum) * double(sumOfLanes(norm)) + 0.5 * pairs;
+}
+
+// The rows the gathers read: V in one process; distributed, V between the halo's rows of the
+// other ranks (one exchange: every rank's graph terms call this at the same points).
+const Matrix& gatherSource(const Graph& graph, const Matrix& V, Matrix& extended)
+{
+    if (V.rows() != graph.size())
+        throw std::invalid_argument("the graph terms need one row of V per sample of the graph");
+    if (!graph.halo)
+        return V;
+    extended = graph.halo->extend(V);
+    return extended;
+}
+
+Index firstOwnRow(const Graph& graph)
+{
+    return graph.halo ? graph.halo->before() : 0;
 }
 
 // The shares added in sample order: the same value for any thread count.
@@ -314,9 +341,10 @@ double sumInOrder(const std::vector<double>& share)
 void graphGradientParts(
     const Graph& graph, const Matrix& V, Scalar lambda, Matrix& plus, Matrix& minus)
 {
-    const Index n = V.rows(), k = V.cols();
+    const Index n = graph.size(), k = V.cols();
     const int threads = threadsFor(graph, k);
-    const PaddedRows rows(V, threads);
+    Matrix extended;
+    const PaddedRows rows(gatherSource(graph, V, extended), firstOwnRow(graph), threads);
     const Stored S(graph.S);
     plus.resize(n, k);
     minus.resize(n, k);
@@ -348,7 +376,8 @@ double graphQuadraticForm(const Graph& graph, const Matrix& V)
     // sample order, so the value does not depend on the thread count.
     const Index n = graph.size();
     const int threads = threadsFor(graph, V.cols());
-    const PaddedRows rows(V, threads);
+    Matrix extended;
+    const PaddedRows rows(gatherSource(graph, V, extended), firstOwnRow(graph), threads);
     const Stored S(graph.S);
     std::vector<double> share(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static) num_threads(threads)
@@ -360,9 +389,10 @@ double graphQuadraticForm(const Graph& graph, const Matrix& V)
 double graphTermsAndValue(
     const Graph& graph, const Matrix& V, Scalar lambda, Matrix& plus, Matrix& minus)
 {
-    const Index n = V.rows(), k = V.cols();
+    const Index n = graph.size(), k = V.cols();
     const int threads = threadsFor(graph, k);
-    const PaddedRows rows(V, threads);
+    Matrix extended;
+    const PaddedRows rows(gatherSource(graph, V, extended), firstOwnRow(graph), threads);
     const Stored S(graph.S);
     plus.resize(n, k);
     minus.resize(n, k);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -38,9 +39,11 @@ Vector degreesOf(const SparseMatrix& S)
     return S * Vector::Ones(S.cols());
 }
 
+} // namespace
+
 // Indices of the columns whose pairwise distances are averaged: all of them, or a sorted
 // uniform sample without replacement (partial Fisher-Yates).
-std::vector<Index> pairwiseSample(Index n, std::uint64_t seed)
+std::vector<Index> pairwiseSampleIndices(Index n, std::uint64_t seed)
 {
     std::vector<Index> index(static_cast<std::size_t>(n));
     for (Index i = 0; i < n; ++i)
@@ -56,11 +59,9 @@ std::vector<Index> pairwiseSample(Index n, std::uint64_t seed)
     return index;
 }
 
-} // namespace
-
 double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed)
 {
-    const std::vector<Index> sample = pairwiseSample(X.cols(), seed);
+    const std::vector<Index> sample = pairwiseSampleIndices(X.cols(), seed);
     const Index s = Index(sample.size());
     if (s < 2)
         return 0;
@@ -94,6 +95,33 @@ double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed)
     return sum / (0.5 * double(s) * double(s - 1));
 }
 
+double heatWidth(const KnnOptions& options, const std::function<double()>& meanDistance)
+{
+    if (options.weight != GraphWeight::Heat)
+        return 1;
+    if (options.heatT) {
+        const double t = *options.heatT;
+        if (!(t > 0) || !std::isfinite(t))
+            throw std::invalid_argument(
+                "the heat width t must be positive and finite, got " + std::to_string(t));
+        return t;
+    }
+    const double t = meanDistance();
+    return t > 0 ? t : 1; // every sampled pair coincides; any width gives them weight 1
+}
+
+Scalar knnEdgeWeight(GraphWeight weight, double t, Eigen::Ref<const Vector> xi,
+    Eigen::Ref<const Vector> xj, Scalar normI, Scalar normJ)
+{
+    if (weight == GraphWeight::Heat)
+        return Scalar(std::exp(-double((xi - xj).squaredNorm()) / (2 * t * t)));
+    if (weight == GraphWeight::Cosine) {
+        const Scalar scale = normI * normJ;
+        return scale > 0 ? std::clamp(xi.dot(xj) / scale, Scalar(0), Scalar(1)) : Scalar(0);
+    }
+    return 1;
+}
+
 Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options)
 {
     const Index n = X.cols();
@@ -101,19 +129,7 @@ Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options)
         throw std::invalid_argument("the kNN graph needs 1 <= p <= n - 1 neighbours, got p = "
             + std::to_string(options.p) + " with n = " + std::to_string(n) + " samples");
     requireFinite(X);
-    double t = 1;
-    if (options.weight == GraphWeight::Heat) {
-        if (options.heatT) {
-            t = *options.heatT;
-            if (!(t > 0) || !std::isfinite(t))
-                throw std::invalid_argument(
-                    "the heat width t must be positive and finite, got " + std::to_string(t));
-        } else {
-            t = meanPairwiseDistance(X, options.seed);
-            if (!(t > 0))
-                t = 1; // every sampled pair coincides; any width gives them weight 1
-        }
-    }
+    const double t = heatWidth(options, [&] { return meanPairwiseDistance(X, options.seed); });
 
     // Undirected edges (i < j) of the OR-symmetrized neighbour relation, each once.
     HnswParameters hnsw;
@@ -135,14 +151,7 @@ Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options)
     std::vector<Triplet> triplets;
     triplets.reserve(2 * edges.size());
     for (const auto& [i, j] : edges) {
-        Scalar w = 1;
-        if (options.weight == GraphWeight::Heat) {
-            w = Scalar(std::exp(-double(exactSquaredDistance(X, i, j)) / (2 * t * t)));
-        } else if (options.weight == GraphWeight::Cosine) {
-            const Scalar scale = norm(i) * norm(j);
-            w = scale > 0 ? std::clamp(X.col(i).dot(X.col(j)) / scale, Scalar(0), Scalar(1))
-                          : Scalar(0);
-        }
+        const Scalar w = knnEdgeWeight(options.weight, t, X.col(i), X.col(j), norm(i), norm(j));
         triplets.emplace_back(i, j, w);
         triplets.emplace_back(j, i, w);
     }

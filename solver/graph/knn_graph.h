@@ -6,6 +6,7 @@
 #include "graph/graph.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stop_token>
 #include <vector>
@@ -51,6 +52,20 @@ inline constexpr Eigen::Index kPairwiseSampleSize = 3000;
 // columns of X (m x n): every column when n <= kPairwiseSampleSize, else a uniform sample
 // without replacement drawn with Rng(seed). The default heat width t (METHODS.md 1.3).
 double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed);
+
+// The columns meanPairwiseDistance() averages over when X has n columns: every column when
+// n <= kPairwiseSampleSize, else that many drawn with Rng(seed), sorted.
+std::vector<Eigen::Index> pairwiseSampleIndices(Eigen::Index n, std::uint64_t seed);
+
+// The heat width of `options`: 1 unless the weight is heat; then options.heatT (checked), or
+// meanDistance() when unset (1 if that is 0). Throws std::invalid_argument.
+double heatWidth(const KnnOptions& options, const std::function<double()>& meanDistance);
+
+// The weight of the edge between samples x_i and x_j, i < j in the sample order (norms given):
+// the modes below. Called with the lower index first, it gives the same bits wherever the pair
+// is formed (one process or the rank that holds one end, graph/distributed_knn.h).
+Scalar knnEdgeWeight(GraphWeight weight, double t, Eigen::Ref<const Vector> xi,
+    Eigen::Ref<const Vector> xj, Scalar normI, Scalar normJ);
 
 // The symmetric p-nearest-neighbour graph of the columns of X (m x n), by Euclidean distance.
 // S_ij is stored iff i is among the p nearest of j or j among the p nearest of i (i != j);

@@ -30,8 +30,10 @@ Nmf::Regularizer Gnmf::vRegularizer() const
 
 double Gnmf::regularizerObjective() const
 {
+    // Distributed: this rank's samples' shares of the trace, summed over the ranks.
     return m_lambda == 0 ? 0
-                         : m_lambda * m_terms.value(*m_graph, m_V, Scalar(m_lambda), m_vVersion);
+                         : m_lambda
+            * sumOverSamples(m_dist, m_terms.value(*m_graph, m_V, Scalar(m_lambda), m_vVersion));
 }
 
 } // namespace facet

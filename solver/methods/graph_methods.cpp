@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Registry entries of lccf, gnmf, semignmf (METHODS.md 1.3, 1.6, 2.3).
+#include "core/collectives.h"
 #include "core/update.h"
 #include "graph/adaptive_neighbors.h" // kNeighborSearchStage
+#include "graph/distributed_knn.h"
 #include "graph/knn_graph.h"
 #include "methods/cf_family.h"
 #include "methods/gnmf.h"
@@ -29,7 +31,10 @@ double graphLambda(const MethodOptions& o)
 std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, MethodContext& context)
 {
     if (!context.graph) {
-        requireUsableData(X); // all zeros is refused before a search over it, not after
+        // All zeros is refused before a search over it, not after (distributed, rank 0 checked
+        // the whole X: one rank's columns may all be 0).
+        if (!currentDistribution().active())
+            requireUsableData(X);
         KnnOptions knn;
         knn.p = o.p;
         knn.weight = o.weight;
@@ -38,7 +43,10 @@ std::shared_ptr<const Graph> knnGraph(MatrixCRef X, const MethodOptions& o, Meth
         knn.stop = context.stop;
         knn.progress = context.onStageProgress;
         context.beginStage(kNeighborSearchStage);
-        context.graph = std::make_shared<const Graph>(buildKnnGraph(X, knn));
+        const SampleDistribution distribution = currentDistribution();
+        context.graph = std::make_shared<const Graph>(distribution.active()
+                ? buildDistributedKnnGraph(X, knn, distribution)
+                : buildKnnGraph(X, knn));
     }
     if (context.graph->size() != X.cols())
         throw std::invalid_argument("the shared graph has " + std::to_string(context.graph->size())

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace facet {
@@ -105,6 +106,11 @@ HalsSweepStats halsSweeps(
 
 Vector halsGraphMajorizer(const Graph& graph)
 {
+    // The sweeps update V's rows one after another, each reading its neighbours' new rows: on a
+    // graph split over ranks that is a sequence across the ranks, not a step each rank takes.
+    if (graph.halo)
+        throw std::invalid_argument("the graph term's HALS sweeps do not run distributed; use "
+                                    "--algorithm mu or mu-ex");
     Vector rowSums = Vector::Zero(graph.size());
     for (Index j = 0; j < graph.S.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(graph.S, j); it; ++it)

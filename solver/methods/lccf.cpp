@@ -49,8 +49,10 @@ Cf::Regularizer Lccf::vRegularizer() const
 
 double Lccf::regularizerObjective() const
 {
+    // Distributed: this rank's samples' shares of the trace, summed over the ranks.
     return m_lambda == 0 ? 0
-                         : m_lambda * m_terms.value(*m_graph, m_V, Scalar(m_lambda), m_vVersion);
+                         : m_lambda
+            * sumOverSamples(m_dist, m_terms.value(*m_graph, m_V, Scalar(m_lambda), m_vVersion));
 }
 
 } // namespace facet

@@ -3,7 +3,8 @@
 // over N = 2, 3 and 4 ranks (oversubscribed on this machine; 301 samples, so every split is
 // uneven: 192 + 109, 128 + 128 + 45, 128 + 64 + 64 + 45) give the factors of one process to 1e-10
 // relative, for nmf (mu and hals), cnmf, cf, lcf and ccf (labelled classes spread over the
-// ranks; CCF from its default nmf start and from the random one); a rank started with other
+// ranks; CCF from its default nmf start and from the random one), gnmf and lccf (the kNN graph
+// built across the ranks); a rank started with other
 // arguments, or killed mid-solve, ends every rank with a clear error and leaves the outputs that
 // were there; a method that does not run distributed is refused with the reason. Registered only
 // when facet-cli is built with MPI (FACET_MPI); skipped when mpirun is not installed.
@@ -169,6 +170,11 @@ private slots:
         QTest::newRow("ccf, random start, 4 ranks")
             << 4 << u"ccf"_s << QString()
             << QStringList { u"--labeled-per-class"_s, u"3"_s, u"--init"_s, u"random"_s };
+        // The kNN graph built across the ranks (a ring pass of X's blocks), V's halo rows
+        // exchanged every iteration.
+        QTest::newRow("gnmf, 3 ranks") << 3 << u"gnmf"_s << QString() << none;
+        QTest::newRow("lccf, heat weights, 4 ranks")
+            << 4 << u"lccf"_s << QString() << QStringList { u"--weight"_s, u"heat"_s };
     }
     void distributedEqualsOneProcess()
     {
@@ -207,7 +213,8 @@ private slots:
         // The same samples labelled, drawn on rank 0 as one process draws them.
         const QJsonArray known = readJson(mpiJson).value(u"known_labels"_s).toArray();
         QCOMPARE(known, readJson(m_dir.filePath(tag + u"-one.json"_s)).value(u"known_labels"_s));
-        QCOMPARE(known.isEmpty(), extra.isEmpty() || method == u"nmf"_s);
+        const bool labelled = extra.join(u' ').contains(u"--labeled"_s);
+        QCOMPARE(known.isEmpty(), !labelled || method == u"nmf"_s);
         // The JSON says how the samples were split and what the ranks reduced.
         const QJsonObject d = readJson(mpiJson).value(u"distributed"_s).toObject();
         QCOMPARE(d.value(u"ranks"_s).toInt(), ranks);
@@ -216,6 +223,15 @@ private slots:
             samples += c.toInt();
         QCOMPARE(samples, 301);
         QVERIFY(d.value(u"reduced_bytes_per_iteration"_s).toDouble() > 0);
+        // Point to point only where a graph joins samples across the ranks.
+        const bool graph = method == u"gnmf"_s || method == u"lccf"_s;
+        for (const QString& key : { u"graph_setup_exchanged_bytes_per_rank"_s,
+                 u"exchanged_bytes_per_iteration_per_rank"_s }) {
+            const QJsonArray perRank = d.value(key).toArray();
+            QCOMPARE(perRank.size(), ranks);
+            for (const QJsonValue& bytes : perRank)
+                QVERIFY2((bytes.toDouble() > 0) == graph, qPrintable(key));
+        }
     }
 
     // A rank with other arguments (MPMD: rank 1 another seed) ends every rank before anything is
@@ -240,10 +256,17 @@ private slots:
         QCOMPARE(readBytes(json), good);
 
         const CliRun refused = runDistributed({ { 2,
-            QStringList { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"gnmf"_s, u"--rank"_s,
-                u"4"_s, u"--json"_s, json } } });
+            QStringList { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"semignmf"_s,
+                u"--rank"_s, u"4"_s, u"--labeled-fraction"_s, u"0.3"_s, u"--json"_s, json } } });
         QCOMPARE(refused.exitCode, 2);
-        QVERIFY2(refused.err.contains(u"gnmf does not run distributed"_s), qPrintable(refused.err));
+        QVERIFY2(
+            refused.err.contains(u"semignmf does not run distributed"_s), qPrintable(refused.err));
+        QCOMPARE(readBytes(json), good);
+        const CliRun sweeps = runDistributed({ { 2,
+            QStringList { u"run"_s, u"--dataset"_s, m_mat, u"--method"_s, u"gnmf"_s,
+                u"--algorithm"_s, u"hals"_s, u"--rank"_s, u"4"_s, u"--json"_s, json } } });
+        QCOMPARE(sweeps.exitCode, 2);
+        QVERIFY2(sweeps.err.contains(u"the graph term's HALS sweeps"_s), qPrintable(sweeps.err));
         QCOMPARE(readBytes(json), good);
 
         // The method's own checks run on rank 0 before the columns go out: one message, as one

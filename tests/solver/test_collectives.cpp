@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A factorization with its samples split over ranks (core/collectives.h), the ranks as threads of
 // one process: the gathered factors equal one process's to 1e-10 relative for nmf (mu, hals),
-// cnmf, cf, lcf and ccf at uneven splits; the traffic per iteration (nmf, cnmf) is the formula of
+// cnmf, cf, lcf, ccf, gnmf and lccf at uneven splits; the kNN graph built across the ranks is
+// one process's, entry for entry; the traffic per iteration (nmf, cnmf, gnmf) is the formula of
 // docs/cluster.md; the samples are split as documented.
 #include "core/collectives.h"
 #include "core/driver.h"
 #include "core/random.h"
 #include "core/skinny_product.h"
+#include "graph/distributed_knn.h"
+#include "graph/halo_exchange.h"
 #include "methods/registry.h"
 
 #include <QtTest>
@@ -16,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace facet;
@@ -29,6 +33,8 @@ public:
     explicit ThreadGroup(int size)
         : m_barrier(size)
         , m_parts(std::size_t(size))
+        , m_mail(std::size_t(size))
+        , m_outboxes(std::size_t(size))
     {
         for (int r = 0; r < size; ++r)
             m_ranks.push_back(std::make_unique<Rank>(*this, r));
@@ -101,6 +107,33 @@ private:
             return mine;
         }
 
+        std::string sendReceive(const std::string& bytes, int to, int from) override
+        {
+            m_group.m_mail[std::size_t(m_rank)] = { to, &bytes };
+            m_traffic.exchangedBytes += to == m_rank ? 0 : bytes.size();
+            ++m_traffic.exchanges;
+            m_group.m_barrier.arrive_and_wait();
+            const auto& [target, text] = m_group.m_mail[std::size_t(from)];
+            if (target != m_rank)
+                qFatal("sendReceive: rank %d reads rank %d's message to %d", m_rank, from, target);
+            std::string received = *text;
+            m_group.m_barrier.arrive_and_wait();
+            return received;
+        }
+        std::vector<std::string> allToAll(const std::vector<std::string>& parts) override
+        {
+            m_group.m_outboxes[std::size_t(m_rank)] = &parts;
+            for (int q = 0; q < size(); ++q)
+                m_traffic.exchangedBytes += q == m_rank ? 0 : parts[std::size_t(q)].size();
+            ++m_traffic.exchanges;
+            m_group.m_barrier.arrive_and_wait();
+            std::vector<std::string> received;
+            for (const std::vector<std::string>* outbox : m_group.m_outboxes)
+                received.push_back((*outbox)[std::size_t(m_rank)]);
+            m_group.m_barrier.arrive_and_wait();
+            return received;
+        }
+
     private:
         ThreadGroup& m_group;
         const int m_rank;
@@ -112,6 +145,8 @@ private:
     std::vector<const Matrix*> m_blocks;
     std::string m_text;
     const std::vector<std::string>* m_texts = nullptr;
+    std::vector<std::pair<int, const std::string*>> m_mail; // per sender: (to, message)
+    std::vector<const std::vector<std::string>*> m_outboxes; // per sender
     std::vector<std::unique_ptr<Rank>> m_ranks;
 };
 
@@ -207,6 +242,10 @@ private slots:
         QTest::newRow("ccf, 4 (labels on rank 0 only)") << "ccf+first" << -1 << 4;
         // No labels at all: cnmf is nmf, its Z V's rows, drawn where one process draws them.
         QTest::newRow("cnmf, 3 (no labels)") << "cnmf+none" << -1 << 3;
+        // The kNN graph across the ranks, its halo rows of V exchanged every iteration.
+        QTest::newRow("gnmf, 3") << "gnmf" << -1 << 3;
+        QTest::newRow("gnmf mu-ex, heat weights, 2") << "gnmf+heat" << int(Algorithm::MuEx) << 2;
+        QTest::newRow("lccf, 4, cosine weights") << "lccf+cosine" << -1 << 4;
     }
     void splitEqualsOneProcess()
     {
@@ -220,6 +259,10 @@ private slots:
             o.algorithm = Algorithm(algorithm);
         const QString labels = method.section(u'+', 1);
         method = method.section(u'+', 0, 0);
+        if (labels == u"heat")
+            o.weight = GraphWeight::Heat;
+        if (labels == u"cosine")
+            o.weight = GraphWeight::Cosine;
         if ((method == u"cnmf" || method == u"ccf") && labels != u"none")
             for (Eigen::Index j = 0; j < X.cols(); ++j) // planted's classes
                 o.knownLabels.push_back(
@@ -235,6 +278,62 @@ private slots:
         if (s.one.W.size() > 0)
             QVERIFY(relative(s.one.W, s.W) < 1e-10);
         QCOMPARE(s.one.iterations, 40);
+    }
+
+    // The graph of buildDistributedKnnGraph() on each rank is one process's buildKnnGraph()
+    // restricted to that rank's columns: the same edges, weights and degrees, bit for bit, with
+    // duplicate samples (ties at distance 0, broken by index across the ranks) among them.
+    void graphEqualsOneProcess_data()
+    {
+        QTest::addColumn<int>("weight");
+        QTest::addColumn<int>("ranks");
+        QTest::newRow("binary, 2") << int(GraphWeight::Binary) << 2;
+        QTest::newRow("heat, 3") << int(GraphWeight::Heat) << 3;
+        QTest::newRow("cosine, 4") << int(GraphWeight::Cosine) << 4;
+        QTest::newRow("binary, 4") << int(GraphWeight::Binary) << 4;
+    }
+    void graphEqualsOneProcess()
+    {
+        QFETCH(int, weight);
+        QFETCH(int, ranks);
+        Matrix X = planted(24, 301);
+        for (Eigen::Index j = 0; j < 12; ++j) // duplicates on different ranks
+            X.col(290 - 7 * j) = X.col(3 + 11 * j);
+        KnnOptions knn;
+        knn.p = 5;
+        knn.weight = GraphWeight(weight);
+        knn.search = KnnSearch::Exact;
+        const Graph one = buildKnnGraph(X, knn);
+        ThreadGroup group(ranks);
+        std::vector<Graph> parts(static_cast<std::size_t>(ranks));
+        std::vector<std::thread> threads;
+        for (int r = 0; r < ranks; ++r)
+            threads.emplace_back([&, r] {
+                const SampleRange range = sampleRange(X.cols(), ranks, r);
+                parts[std::size_t(r)]
+                    = buildDistributedKnnGraph(X.middleCols(range.first, range.count), knn,
+                        { &group.rank(r), X.cols(), range.first });
+            });
+        for (std::thread& t : threads)
+            t.join();
+        Eigen::Index edges = 0;
+        for (int r = 0; r < ranks; ++r) {
+            const SampleRange range = sampleRange(X.cols(), ranks, r);
+            const Graph& g = parts[std::size_t(r)];
+            QVERIFY(g.halo);
+            QCOMPARE(g.size(), range.count);
+            QCOMPARE(g.S.rows(), g.halo->extendedRows());
+            for (Eigen::Index a = 0; a < range.count; ++a) {
+                const Eigen::Index i = range.first + a;
+                QVERIFY(g.degree(a) == one.degree(i)); // bit for bit: one sum, one order
+                Eigen::Index stored = 0;
+                for (SparseMatrix::InnerIterator it(g.S, a); it; ++it, ++stored)
+                    QVERIFY(it.value() == one.S.coeff(g.halo->globalIndex(it.row()), i));
+                QCOMPARE(stored, Eigen::Index(one.S.col(i).nonZeros()));
+                edges += stored;
+            }
+        }
+        QCOMPARE(edges, Eigen::Index(one.S.nonZeros()));
     }
 
     // nmf mu reduces X V (m k), V^T V (k^2) and the objective's trace (1) per iteration, and
@@ -261,6 +360,37 @@ private slots:
         const double cnmf = double(traffic("cnmf", 30) - traffic("cnmf", 20)) / 10;
         const Eigen::Index classRows = fusesPasses(m, X.cols(), k) ? 1 : 2;
         QCOMPARE(cnmf, double((m * k + k * k + 1 + classRows * c * k) * sizeof(Scalar)));
+
+        // gnmf mu: nmf's reductions and the graph term's share of the objective (1); and one halo
+        // exchange, rank 0 sending each other rank once every row of its samples that one has a
+        // neighbour of (counted here on one process's graph).
+        o.knownLabels.clear();
+        const auto gnmfTraffic = [&](int iterations) {
+            DriverOptions driver;
+            driver.minIter = driver.maxIter = iterations;
+            return runSplit(X, "gnmf", o, driver, 3).traffic;
+        };
+        const Collectives::Traffic t20 = gnmfTraffic(20), t30 = gnmfTraffic(30);
+        QCOMPARE(double(t30.reducedBytes - t20.reducedBytes) / 10,
+            double((m * k + k * k + 2) * sizeof(Scalar)));
+        QCOMPARE(double(t30.exchanges - t20.exchanges) / 10, 1.0);
+        KnnOptions knn;
+        knn.p = o.p;
+        const Graph one = buildKnnGraph(X, knn);
+        const SampleRange zero = sampleRange(X.cols(), 3, 0);
+        Eigen::Index sentRows = 0;
+        for (int q = 1; q < 3; ++q) {
+            const SampleRange other = sampleRange(X.cols(), 3, q);
+            for (Eigen::Index i = zero.first; i < zero.first + zero.count; ++i) {
+                bool needed = false;
+                for (SparseMatrix::InnerIterator it(one.S, i); it && !needed; ++it)
+                    needed = it.row() >= other.first && it.row() < other.first + other.count;
+                sentRows += needed ? 1 : 0;
+            }
+        }
+        QVERIFY(sentRows > 0);
+        QCOMPARE(double(t30.exchangedBytes - t20.exchangedBytes) / 10,
+            double(sentRows * k * Eigen::Index(sizeof(Scalar))));
     }
 };
 
