@@ -78,7 +78,7 @@ QJsonObject runParamsToJson(const RunOptions& o)
     // baselines (k-means, PCA) have none.
     if (const MethodInfo* info = findMethod(o.method); !info || !info->baseline)
         params.insert(u"algorithm"_s,
-            choiceName(kAlgorithmChoices, m.algorithm.value_or(defaultAlgorithm(o.method))));
+            choiceName(kAlgorithmChoices, m.algorithm.value_or(defaultAlgorithm(o.method, m))));
     if (o.labeledFraction > 0)
         params.insert(u"labeled-fraction"_s, o.labeledFraction);
     if (o.labeledPerClass > 0)

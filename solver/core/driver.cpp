@@ -132,6 +132,11 @@ double windowDecrease(const Trajectory& t)
     const double before = t.history[size - 1 - kConvergenceWindow];
     if (now == 0)
         return 0;
+    // A method whose steps may raise its objective (Method::monotone) has not converged when the
+    // objective rises: METHODS.md section 0's rule assumes a non-increasing sequence, where a rise
+    // is rounding at the end. Its standstill is a change below tol either way.
+    if (!t.method->monotone())
+        return std::abs(before - now) / std::abs(now);
     return (before - now) / std::abs(now);
 }
 

@@ -61,6 +61,7 @@ public:
     std::vector<std::string> notes() const override;
     bool startedNewSegment() override;
     double stationarity() const override { return m_inner->stationarity(); }
+    bool monotone() const override { return m_inner->monotone(); }
 
 private:
     // The wrapped method's current state becomes the accepted iterate, with no direction yet.

@@ -118,6 +118,10 @@ public:
     virtual std::vector<std::string> notes() const { return {}; }
     // True once after a step that started a new monotone segment (CF_OGL beta change).
     virtual bool startedNewSegment() { return false; }
+    // Whether each step is meant not to increase objective(). False for a variant that changes
+    // its objective between steps (LCF's normalize-each): the driver's relative-decrease rule
+    // then reads a standstill, not a rise, as convergence (core/driver.cpp).
+    virtual bool monotone() const { return true; }
     // How far the last step found the factors from a stationary point of the objective (an
     // algorithm's own measure, zero exactly there; hals: methods/hals.h HalsSweepStats), or NaN
     // when the algorithm does not measure it (mu).

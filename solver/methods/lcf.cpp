@@ -100,13 +100,20 @@ void Lcf::step()
     }
 }
 
+void Lcf::finalize()
+{
+    if (m_normalizeEach)
+        normalize();
+}
+
 std::vector<std::string> Lcf::notes() const
 {
     std::vector<std::string> out = Cf::notes();
     if (m_normalizeEach)
         out.emplace_back("normalize-each: V's columns are scaled to unit norm after every step (as "
                          "LCF_Multi.m); this changes the objective, which is then not guaranteed "
-                         "to decrease");
+                         "to decrease, so the run stops when it stands still (not when it rises) "
+                         "and runs the plain multiplicative rules");
     return out;
 }
 

@@ -25,7 +25,11 @@ public:
 
     std::string_view name() const override { return "lcf"; }
     void step() override;
-    void finalize() override { }
+    // Nothing by default (see above). With normalizeEach, the bases X w_j get unit norm and V's
+    // columns the inverse scale, as LCF_Multi.m ends (NormalizeUV with NormV = 0): its V, which
+    // k-means clusters, carries the bases' scales, not the unit columns of the last step.
+    void finalize() override;
+    bool monotone() const override { return !m_normalizeEach; }
     std::vector<std::string> notes() const override;
 
 protected:

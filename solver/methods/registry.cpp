@@ -111,6 +111,15 @@ Algorithm defaultAlgorithm(const std::string& method)
     return Algorithm::Mu;
 }
 
+Algorithm defaultAlgorithm(const std::string& method, const MethodOptions& options)
+{
+    // LCF's normalize-each rescales between steps, so its objective may rise: the extrapolation,
+    // which keeps a step by comparing objectives, has nothing to compare.
+    if (method == "lcf" && options.normalizeEach)
+        return Algorithm::Mu;
+    return defaultAlgorithm(method);
+}
+
 bool supportsAlgorithm(const std::string& method, Algorithm algorithm)
 {
     // CF_OGL changes its objective between segments (beta, the learned graph) on a schedule that
@@ -187,9 +196,14 @@ MethodFactory makeMethodFactoryInto(
             continue;
         if (entry.info.baseline)
             return entry.make(X, options, context);
-        const Algorithm algorithm = options.algorithm.value_or(defaultAlgorithm(name));
+        const Algorithm algorithm = options.algorithm.value_or(defaultAlgorithm(name, options));
         if (!supportsAlgorithm(name, algorithm))
             throw std::invalid_argument(algorithmRefusal(name, algorithm));
+        if (name == "lcf" && options.normalizeEach && extrapolates(algorithm))
+            throw std::invalid_argument(
+                "lcf with normalize-each runs the multiplicative rules (mu) only: its rescaling "
+                "changes the objective between steps, and the extrapolation keeps a step by "
+                "comparing objectives");
         MethodFactory make = options.weights ? maskedFactory(entry, X, options, context)
                                              : entry.make(X, options, context);
         if (!extrapolates(algorithm))

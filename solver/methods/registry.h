@@ -102,6 +102,8 @@ std::string parameterBoundProblem(const MethodOptions& options);
 // The algorithm a method runs when MethodOptions::algorithm is unset, and whether it has a
 // route for `algorithm` at all.
 Algorithm defaultAlgorithm(const std::string& method);
+// The same for these options: mu for lcf with normalizeEach.
+Algorithm defaultAlgorithm(const std::string& method, const MethodOptions& options);
 bool supportsAlgorithm(const std::string& method, Algorithm algorithm);
 // Why `method` has no route for `algorithm` (the error a refused --algorithm gives).
 std::string algorithmRefusal(const std::string& method, Algorithm algorithm);

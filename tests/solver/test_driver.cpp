@@ -15,10 +15,12 @@ namespace {
 // A method whose objective follows a given sequence; its "factor" is the step count.
 class ScriptedMethod final : public Method {
 public:
-    explicit ScriptedMethod(std::function<double(int step, double start)> curve)
+    explicit ScriptedMethod(std::function<double(int step, double start)> curve, bool monotone)
         : m_curve(std::move(curve))
+        , m_monotone(monotone)
     {
     }
+    bool monotone() const override { return m_monotone; }
     std::string_view name() const override { return "scripted"; }
     void initialize(Rng& rng) override
     {
@@ -34,13 +36,14 @@ public:
 
 private:
     std::function<double(int, double)> m_curve;
+    bool m_monotone;
     double m_start = 0;
     Matrix m_state;
 };
 
-MethodFactory scripted(std::function<double(int, double)> curve)
+MethodFactory scripted(std::function<double(int, double)> curve, bool monotone = true)
 {
-    return [curve] { return std::make_unique<ScriptedMethod>(curve); };
+    return [curve, monotone] { return std::make_unique<ScriptedMethod>(curve, monotone); };
 }
 
 } // namespace
@@ -84,6 +87,26 @@ private slots:
             = ((1.0 + 1.0 / (t - 11)) - (1.0 + 1.0 / (t - 1))) / (1.0 + 1.0 / (t - 1));
         QVERIFY(rel < 1e-3);
         QVERIFY(relBefore >= 1e-3);
+    }
+    // A rising objective ends a monotone method's run at once (a rise there is rounding at the
+    // end), but not a method whose steps may raise it (LCF's normalize-each): that one stops when
+    // the objective stands still. O(t) = 2 - 1/t rises by ~10 / t^2 over the window.
+    void risingObjectiveStopsOnlyMonotoneMethods()
+    {
+        DriverOptions o;
+        o.maxIter = 1000;
+        o.minIter = 30;
+        o.tol = 1e-3;
+        const auto rising = [](int t, double) { return 2.0 - 1.0 / t; };
+        const Factorization monotone = solve(scripted(rising), o);
+        QCOMPARE(monotone.stopReason, StopReason::Converged);
+        QCOMPARE(monotone.iterations, 30);
+        const Factorization variant = solve(scripted(rising, false), o);
+        QCOMPARE(variant.stopReason, StopReason::Converged);
+        const int t = variant.iterations;
+        QVERIFY2(t > 60, qPrintable(QString::number(t))); // ~10 / t^2 / 2 < 1e-3 from t ~ 71
+        QVERIFY((1.0 / (t - 10) - 1.0 / t) / (2.0 - 1.0 / t) < 1e-3);
+        QVERIFY((1.0 / (t - 11) - 1.0 / (t - 1)) / (2.0 - 1.0 / (t - 1)) >= 1e-3);
     }
     void stillDecreasingIsReported()
     {

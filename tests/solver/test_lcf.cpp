@@ -2,6 +2,7 @@
 // LCF (METHODS.md 1.5): monotone objective, the update terms against the objective's gradient,
 // lambda = 0 against CF, the normalize-each option, determinism and refused parameters.
 #include "core/driver.h"
+#include "core/random.h"
 #include "methods/lcf.h"
 #include "methods/registry.h"
 
@@ -119,9 +120,31 @@ void TestLcf::noFinalNormalization()
 void TestLcf::normalizeEach()
 {
     const Matrix X = plantedProduct(20, 30, 3, 0.1, 8);
+    // After every step V's columns have unit norm (their scales go to W), so the last step's V,
+    // times the bases' norms the run ends with (LCF_Multi.m's last NormalizeUV), is the V
+    // exported: its columns' norms are the bases' norms before that rescale.
     const Factorization f = solve(lcfFactory(X, 3, 0.3, true), fixedIterations(30));
-    for (Eigen::Index j = 0; j < f.V.cols(); ++j)
-        QVERIFY(std::abs(f.V.col(j).norm() - 1.0) < 1e-12);
+    for (Eigen::Index j = 0; j < f.basis.cols(); ++j)
+        QVERIFY(std::abs(f.basis.col(j).norm() - 1.0) < 1e-12);
+    auto method = lcfFactory(X, 3, 0.3, true)();
+    Rng rng(deriveSeed(fixedIterations(30).seed, 0));
+    method->initialize(rng);
+    for (int i = 0; i < 30; ++i)
+        method->step();
+    Factorization unscaled;
+    method->exportTo(unscaled);
+    for (Eigen::Index j = 0; j < unscaled.V.cols(); ++j) {
+        QVERIFY(std::abs(unscaled.V.col(j).norm() - 1.0) < 1e-12);
+        const double scale = unscaled.basis.col(j).norm();
+        QVERIFY((f.V.col(j) - scale * unscaled.V.col(j)).norm() < 1e-9 * f.V.col(j).norm());
+    }
+    QVERIFY(!method->monotone());
+    // The extrapolation keeps a step by comparing objectives, which the rescaling changes.
+    MethodOptions o;
+    o.rank = 3;
+    o.normalizeEach = true;
+    o.algorithm = Algorithm::MuEx;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeMethodFactory("lcf", X, o));
     bool noted = false;
     for (const std::string& line : f.log)
         noted = noted || line.find("normalize-each") != std::string::npos;

@@ -292,6 +292,7 @@ void ParameterPanel::connectChanges()
     connect(m_fractionRadio, &QRadioButton::toggled, this, &ParameterPanel::updateEnabled);
     connect(m_clusterMode, &QComboBox::currentIndexChanged, this, &ParameterPanel::updateEnabled);
     connect(m_defaults, &QPushButton::clicked, this, &ParameterPanel::restoreDefaults);
+    connect(m_normalizeEach, &QCheckBox::toggled, this, &ParameterPanel::updateAlgorithmChoices);
 
     // changed() for any edit by the user; setValues() (a method switch, defaults, undo) sets many
     // controls at once and announces the result once.

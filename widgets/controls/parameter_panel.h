@@ -91,6 +91,7 @@ private:
         const QString& label, QWidget* field, const QList<QPair<QString, QWidget*>>& controls);
     void updateVisibility();
     void updateEnabled();
+    void updateAlgorithmChoices();
 
     // parameter_panel_values.cpp: the values as key -> value, for storage and defaults.
     QVariantMap values() const;

@@ -31,9 +31,6 @@ void ParameterPanel::setMethod(const QString& method)
 
     m_init->setItemText(
         0, tr("default (%1)").arg(m_init->itemText(m_init->findData(defaultInit(method)))));
-    m_algorithm->setItemText(0,
-        tr("default (%1)")
-            .arg(QString::fromLatin1(algorithmName(defaultAlgorithm(method.toStdString())))));
     m_lambda->setToolTips(
         tr("λ, the weight of the %1 term. Log scale from 0.01 to 10000; default %2")
             .arg(method == u"lcf" ? tr("locality") : tr("graph"))
@@ -46,17 +43,32 @@ void ParameterPanel::setMethod(const QString& method)
             ? tr("k-means on the L2-normalized samples (cosine similarity)")
             : tr("k-means on the L2-normalized rows of V (cosine similarity)"));
 
-    // The algorithms this method has a route for (methods/registry.h: supportsAlgorithm).
+    setValues(m_stored.value(method));
+    updateAlgorithmChoices();
+}
+
+// The algorithms this method has a route for (methods/registry.h: supportsAlgorithm), and its
+// default: LCF with "Normalize each iteration" runs mu only (its objective may rise between
+// steps, and the extrapolation compares objectives).
+void ParameterPanel::updateAlgorithmChoices()
+{
+    const std::string method = m_method.toStdString();
+    MethodOptions options;
+    options.normalizeEach = method == "lcf" && m_normalizeEach->isChecked();
+    m_algorithm->setItemText(0,
+        tr("default (%1)")
+            .arg(QString::fromLatin1(algorithmName(defaultAlgorithm(method, options)))));
     const auto* items = qobject_cast<const QStandardItemModel*>(m_algorithm->model());
+    if (!items)
+        return;
     for (int i = 1; i < m_algorithm->count(); ++i) {
         const std::optional<Algorithm> a
             = parseAlgorithm(m_algorithm->itemData(i).toString().toStdString());
-        if (items && a)
-            items->item(i)->setEnabled(supportsAlgorithm(method.toStdString(), *a));
+        if (a)
+            items->item(i)->setEnabled(
+                supportsAlgorithm(method, *a) && !(options.normalizeEach && extrapolates(*a)));
     }
-
-    setValues(m_stored.value(method));
-    if (items && !items->item(m_algorithm->currentIndex())->isEnabled())
+    if (!items->item(m_algorithm->currentIndex())->isEnabled())
         m_algorithm->setCurrentIndex(0);
 }
 

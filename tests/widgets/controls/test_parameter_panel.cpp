@@ -326,6 +326,26 @@ void TestParameterPanel::algorithmReachesRunOptions()
     QVERIFY(controls.setMethod(QStringLiteral("cf-ogl")));
     QVERIFY(!algorithm->isVisibleTo(controls.parameterPanel()));
     QVERIFY(!controls.runOptions().params.algorithm.has_value());
+    // LCF normalizing each iteration runs mu only: mu-ex leaves, and a chosen mu-ex falls back to
+    // the default, which says mu.
+    QVERIFY(controls.setMethod(QStringLiteral("lcf")));
+    algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("mu-ex")));
+    auto* each
+        = controls.parameterPanel()->findChild<QCheckBox*>(QStringLiteral("normalizeEachCheck"));
+    QVERIFY(each);
+    each->setChecked(true);
+    QCOMPARE(algorithm->itemText(0), QStringLiteral("default (mu)"));
+    QVERIFY(enabled("mu") && !enabled("mu-ex"));
+    QVERIFY(!controls.runOptions().params.algorithm.has_value());
+    algorithm->showPopup();
+    QWidget* popup = algorithm->view()->window();
+    QVERIFY(QTest::qWaitForWindowExposed(popup));
+    facet::testing::saveScreenshot(controls, QStringLiteral("algorithm_lcf_normalize_each.png"));
+    facet::testing::saveScreenshot(*popup, QStringLiteral("algorithm_popup_lcf_each.png"));
+    algorithm->hidePopup();
+    each->setChecked(false);
+    QCOMPARE(algorithm->itemText(0), QStringLiteral("default (mu-ex)"));
+    QVERIFY(enabled("mu-ex"));
 }
 
 void TestParameterPanel::cfOglParametersReachRunOptions()
