@@ -26,18 +26,9 @@ NeighborTable nearestNeighborTable(
 {
     using namespace neighbor_search;
     const Index n = X.cols();
-    if (count < 1 || count > n - 1)
-        throw std::invalid_argument("the neighbour count must be in [1, n - 1] = [1, "
-            + std::to_string(n - 1) + "], got " + std::to_string(count));
-    requireFinite(X);
-    NeighborTable table;
-    table.index.resize(count, n);
-    table.squaredDistance.resize(count, n);
+    NeighborTable table = startTable(X, count, n);
     const Vector norm2 = X.colwise().squaredNorm().transpose();
-    const Scalar maxNorm2 = norm2.maxCoeff();
-    // Rounding bound of an m-term dot product, doubled for the two norms and the exact form.
-    const Scalar errorScale = Scalar(2 * X.rows() + 8) * std::numeric_limits<Scalar>::epsilon();
-    const Vector slack = (errorScale * (norm2.array() + maxNorm2)).matrix();
+    const Vector slack = screeningSlack(X.rows(), norm2, norm2.maxCoeff());
     const Search search { X, std::size_t(count), slack, X };
     // The screening distance of a pair is the same for both of its samples, so each pair's dot
     // product is formed once: tile (I, J), J >= I, of the blocks of kTile samples gives the

@@ -86,18 +86,11 @@ NeighborTable distributedNeighborTable(
     using namespace neighbor_search;
     Collectives& comm = *distribution.comm;
     const Index n = distribution.totalSamples, local = X.cols(), first = distribution.firstSample;
-    if (count < 1 || count > n - 1)
-        throw std::invalid_argument("the neighbour count must be in [1, n - 1] = [1, "
-            + std::to_string(n - 1) + "], got " + std::to_string(count));
-    requireFinite(X);
-    NeighborTable table;
-    table.index.resize(count, local);
-    table.squaredDistance.resize(count, local);
+    NeighborTable table = startTable(X, count, n);
     const Vector norm2 = X.colwise().squaredNorm().transpose();
     // nearestNeighborTable()'s rounding bound, with the largest norm over every rank's samples.
-    const Scalar maxNorm2 = Scalar(maxOverRanks(comm, local > 0 ? double(norm2.maxCoeff()) : 0.0));
-    const Scalar errorScale = Scalar(2 * X.rows() + 8) * std::numeric_limits<Scalar>::epsilon();
-    const Vector slack = (errorScale * (norm2.array() + maxNorm2)).matrix();
+    const Vector slack = screeningSlack(
+        X.rows(), norm2, Scalar(maxOverRanks(comm, local > 0 ? double(norm2.maxCoeff()) : 0.0)));
 
     std::vector<CandidateList> lists(static_cast<std::size_t>(local));
     Matrix block = X; // the block on the ring, this rank's own first

@@ -4,11 +4,14 @@
 // its distributed form (graph/distributed_knn.cpp). Internal to solver/graph.
 
 #include "core/types.h"
+#include "core/update.h" // requireFinite
 #include "graph/adaptive_neighbors.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -111,6 +114,29 @@ inline void selectNeighbors(const Search& s, Index i, CandidateList& list, Neigh
         out.squaredDistance(Index(h), i) = list.ranked[h].first;
     }
     list = CandidateList {};
+}
+
+// A search for the `count` nearest of each column of X among `samples` samples: checks count
+// and X, and returns the table for X's columns.
+inline NeighborTable startTable(MatrixCRef X, int count, Index samples)
+{
+    if (count < 1 || count > samples - 1)
+        throw std::invalid_argument("the neighbour count must be in [1, n - 1] = [1, "
+            + std::to_string(samples - 1) + "], got " + std::to_string(count));
+    requireFinite(X);
+    NeighborTable table;
+    table.index.resize(count, X.cols());
+    table.squaredDistance.resize(count, X.cols());
+    return table;
+}
+
+// Per query: the rounding bound of its screening distances, from its squared norm and the
+// largest among all the samples searched (an m-term dot product's, doubled for the two norms
+// and the exact form).
+inline Vector screeningSlack(Index features, const Vector& norm2, Scalar maxNorm2)
+{
+    const Scalar errorScale = Scalar(2 * features + 8) * std::numeric_limits<Scalar>::epsilon();
+    return (errorScale * (norm2.array() + maxNorm2)).matrix();
 }
 
 } // namespace facet::neighbor_search
