@@ -127,6 +127,9 @@ void TestExperimentParity::formTakesTheSweepsRunOptions()
     QVERIFY2(error.contains(u"hals"_s), qPrintable(error));
     algorithm->setCurrentText(u"mu"_s);
     QVERIFY2(form.options(&error), qPrintable(error));
+    // Shown first: a spin box fills its text when shown, and the seed's 0 was never set.
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
     facet::testing::saveScreenshot(form, u"experiment_form.png"_s);
 }
 
