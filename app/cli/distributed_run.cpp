@@ -74,15 +74,6 @@ QString rankLabel(const Collectives& comm)
     return rankName(comm.rank(), comm.size(), {});
 }
 
-// Each rank's value of `mine`, on every rank (a sum of vectors that are zero but at one place).
-std::vector<double> everyRank(Collectives& comm, double mine)
-{
-    Matrix all = Matrix::Zero(comm.size(), 1);
-    all(comm.rank(), 0) = Scalar(mine);
-    comm.sumReduce(all.data(), std::size_t(all.size()));
-    return { all.data(), all.data() + all.size() };
-}
-
 QJsonArray jsonArray(const std::vector<double>& values)
 {
     QJsonArray out;
@@ -155,13 +146,11 @@ MethodContext checkContext(const RunOptions& run, MatrixCRef X)
         return context;
     requireUsableData(X);
     const Eigen::Index n = X.cols();
-    if (run.params.p < 1 || run.params.p > n - 1)
-        throw std::invalid_argument("the kNN graph needs 1 <= p <= n - 1 neighbours, got p = "
-            + std::to_string(run.params.p) + " with n = " + std::to_string(n) + " samples");
     KnnOptions knn;
+    knn.p = run.params.p;
     knn.weight = run.params.weight;
     knn.heatT = run.params.heatT;
-    (void)heatWidth(knn, [] { return 1.0; });
+    requireKnnOptions(knn, n);
     auto edgeless = std::make_shared<Graph>();
     edgeless->S.resize(n, n);
     edgeless->degree = Vector::Zero(n);
@@ -214,7 +203,7 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     const QJsonObject h = QJsonDocument::fromJson(QByteArray::fromStdString(header)).object();
     const bool sameCommand
         = h.value(u"arguments"_s).toArray() == QJsonArray::fromStringList(arguments);
-    const std::vector<double> otherCommand = everyRank(comm, sameCommand ? 0 : 1);
+    const std::vector<double> otherCommand = valuePerRank(comm, sameCommand ? 0 : 1);
     const QString error = h.value(u"error"_s).toString();
     int firstOther = -1;
     for (int r = 0; r < ranks && firstOther < 0; ++r)
@@ -286,11 +275,11 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     const Collectives::Traffic after = comm.traffic();
 
     // 4. What it cost on every rank, then V (and W) to rank 0.
-    const std::vector<double> peak = everyRank(comm, peakResidentMemoryBytes());
-    const std::vector<double> counts = everyRank(comm, double(mine.count));
+    const std::vector<double> peak = valuePerRank(comm, peakResidentMemoryBytes());
+    const std::vector<double> counts = valuePerRank(comm, double(mine.count));
     const std::vector<double> setupExchanged
-        = everyRank(comm, double(setup.exchangedBytes - before.exchangedBytes));
-    const std::vector<double> exchanged = everyRank(
+        = valuePerRank(comm, double(setup.exchangedBytes - before.exchangedBytes));
+    const std::vector<double> exchanged = valuePerRank(
         comm, double(after.exchangedBytes - setup.exchangedBytes) / std::max(1, f.iterations));
     Matrix V = comm.gatherRows(f.V, 0);
     Matrix W = f.W.size() > 0 ? comm.gatherRows(f.W, 0) : Matrix();

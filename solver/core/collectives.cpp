@@ -40,6 +40,14 @@ DistributedScope::~DistributedScope()
     t_distribution = m_previous;
 }
 
+std::vector<double> valuePerRank(Collectives& comm, double mine)
+{
+    Matrix all = Matrix::Zero(comm.size(), 1);
+    all(comm.rank(), 0) = Scalar(mine);
+    comm.sumReduce(all.data(), std::size_t(all.size()));
+    return { all.data(), all.data() + all.size() };
+}
+
 void sumOverSamples(const SampleDistribution& d, Matrix& M)
 {
     if (d.comm)

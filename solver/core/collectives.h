@@ -106,6 +106,10 @@ private:
     SampleDistribution m_previous;
 };
 
+// Each rank's `mine`, on every rank, in rank order (one sumReduce of a vector that is zero but
+// at this rank's place).
+std::vector<double> valuePerRank(Collectives& comm, double mine);
+
 // Sums over the samples of every rank, in place (nothing in one process).
 void sumOverSamples(const SampleDistribution& d, Matrix& M);
 double sumOverSamples(const SampleDistribution& d, double value);

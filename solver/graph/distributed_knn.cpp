@@ -19,15 +19,6 @@ namespace {
 
 using Index = Eigen::Index;
 
-// The largest of every rank's `mine`, on every rank.
-double maxOverRanks(Collectives& comm, double mine)
-{
-    Matrix all = Matrix::Zero(comm.size(), 1);
-    all(comm.rank(), 0) = Scalar(mine);
-    comm.sumReduce(all.data(), std::size_t(all.size()));
-    return double(all.maxCoeff());
-}
-
 // A block of samples on the ring: its first global index, then its columns.
 std::string blockToBytes(Index first, MatrixCRef B)
 {
@@ -89,8 +80,9 @@ NeighborTable distributedNeighborTable(
     NeighborTable table = startTable(X, count, n);
     const Vector norm2 = X.colwise().squaredNorm().transpose();
     // nearestNeighborTable()'s rounding bound, with the largest norm over every rank's samples.
-    const Vector slack = screeningSlack(
-        X.rows(), norm2, Scalar(maxOverRanks(comm, local > 0 ? double(norm2.maxCoeff()) : 0.0)));
+    const std::vector<double> largest
+        = valuePerRank(comm, local > 0 ? double(norm2.maxCoeff()) : 0.0);
+    const Vector slack = screeningSlack(X.rows(), norm2, Scalar(std::ranges::max(largest)));
 
     std::vector<CandidateList> lists(static_cast<std::size_t>(local));
     Matrix block = X; // the block on the ring, this rank's own first
@@ -145,9 +137,7 @@ Graph buildDistributedKnnGraph(MatrixCRef X, const KnnOptions& options, const Sa
         throw std::logic_error("buildDistributedKnnGraph needs the ranks' collectives");
     Collectives& comm = *d.comm;
     const Index n = d.totalSamples, local = X.cols(), first = d.firstSample;
-    if (options.p < 1 || options.p > n - 1)
-        throw std::invalid_argument("the kNN graph needs 1 <= p <= n - 1 neighbours, got p = "
-            + std::to_string(options.p) + " with n = " + std::to_string(n) + " samples");
+    requireKnnOptions(options, n);
     if (options.search == KnnSearch::Approximate)
         throw std::invalid_argument("the approximate neighbour search does not run distributed: "
                                     "use the exact search (exact or auto)");
@@ -191,12 +181,6 @@ Graph buildDistributedKnnGraph(MatrixCRef X, const KnnOptions& options, const Sa
     std::sort(halo.begin(), halo.end());
     halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
     auto exchange = std::make_shared<const HaloExchange>(d, local, halo);
-    const auto extendedRow = [&](Index j) {
-        if (j >= first && j < first + local)
-            return exchange->before() + (j - first);
-        const Index h = Index(std::lower_bound(halo.begin(), halo.end(), j) - halo.begin());
-        return h < exchange->before() ? h : h + local;
-    };
 
     // Non-binary weights need the halo's columns of X: fetched once, as rows of X^T.
     Matrix columns; // m x extended rows
@@ -208,7 +192,7 @@ Graph buildDistributedKnnGraph(MatrixCRef X, const KnnOptions& options, const Sa
     std::vector<Eigen::Triplet<Scalar, Index>> triplets;
     triplets.reserve(pairs.size());
     for (const auto& [i, j] : pairs) {
-        const Index ei = extendedRow(i), ej = extendedRow(j);
+        const Index ei = exchange->extendedIndex(i), ej = exchange->extendedIndex(j);
         Scalar w = 1;
         if (options.weight != GraphWeight::Binary) {
             const Index lo = i < j ? ei : ej, hi = i < j ? ej : ei;

@@ -7,7 +7,22 @@
 
 namespace facet {
 
+namespace {
+
 using Index = Eigen::Index;
+
+// The rows of M as bytes, row-major.
+std::string rowsToBytes(const Matrix& M, const std::vector<Index>& rows)
+{
+    std::string bytes(rows.size() * std::size_t(M.cols()) * sizeof(Scalar), '\0');
+    Scalar* out = reinterpret_cast<Scalar*>(bytes.data());
+    for (const Index r : rows)
+        for (Index c = 0; c < M.cols(); ++c)
+            *out++ = M(r, c);
+    return bytes;
+}
+
+} // namespace
 
 int ownerOfSample(Index j, Index samples, int ranks)
 {
@@ -21,16 +36,6 @@ int ownerOfSample(Index j, Index samples, int ranks)
             hi = mid - 1;
     }
     return lo;
-}
-
-std::string rowsToBytes(const Matrix& M, const std::vector<Index>& rows)
-{
-    std::string bytes(rows.size() * std::size_t(M.cols()) * sizeof(Scalar), '\0');
-    Scalar* out = reinterpret_cast<Scalar*>(bytes.data());
-    for (const Index r : rows)
-        for (Index c = 0; c < M.cols(); ++c)
-            *out++ = M(r, c);
-    return bytes;
 }
 
 std::string indicesToBytes(const std::vector<Index>& indices)
@@ -88,6 +93,16 @@ Index HaloExchange::globalIndex(Index e) const
     if (e < m_before + m_local)
         return m_first + e - m_before;
     return m_halo[std::size_t(e - m_local)];
+}
+
+Index HaloExchange::extendedIndex(Index j) const
+{
+    if (j >= m_first && j < m_first + m_local)
+        return m_before + (j - m_first);
+    const Index h = Index(std::lower_bound(m_halo.begin(), m_halo.end(), j) - m_halo.begin());
+    if (h == Index(m_halo.size()) || m_halo[std::size_t(h)] != j)
+        throw std::logic_error("a sample outside this rank's halo");
+    return h < m_before ? h : h + m_local;
 }
 
 Matrix HaloExchange::extend(const Matrix& local) const

@@ -27,10 +27,11 @@ public:
 
     Eigen::Index before() const { return m_before; } // halo rows ahead of this rank's
     Eigen::Index after() const { return m_after; }
-    Eigen::Index localSamples() const { return m_local; }
     Eigen::Index extendedRows() const { return m_before + m_local + m_after; }
-    // The global sample of extended row e.
+    // The global sample of extended row e, and the extended row of global sample j (this rank's
+    // or the halo's).
     Eigen::Index globalIndex(Eigen::Index e) const;
+    Eigen::Index extendedIndex(Eigen::Index j) const;
 
     // Collective: [the halo rows before; local; the halo rows after] of every rank's `local`
     // (localSamples() x cols, the same cols on every rank).
@@ -50,8 +51,7 @@ private:
 // The rank that holds global sample j when `samples` are split over `ranks` (sampleRange()).
 int ownerOfSample(Eigen::Index j, Eigen::Index samples, int ranks);
 
-// Rows of a matrix as bytes and back (row-major, Scalar), for the collectives' string payloads.
-std::string rowsToBytes(const Matrix& M, const std::vector<Eigen::Index>& rows);
+// Sample indices as bytes and back, for the collectives' string payloads.
 std::string indicesToBytes(const std::vector<Eigen::Index>& indices);
 std::vector<Eigen::Index> bytesToIndices(const std::string& bytes);
 

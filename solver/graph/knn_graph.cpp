@@ -95,17 +95,25 @@ double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed)
     return sum / (0.5 * double(s) * double(s - 1));
 }
 
-double heatWidth(const KnnOptions& options, const std::function<double()>& meanDistance)
+void requireKnnOptions(const KnnOptions& options, Index samples)
 {
-    if (options.weight != GraphWeight::Heat)
-        return 1;
-    if (options.heatT) {
+    if (options.p < 1 || options.p > samples - 1)
+        throw std::invalid_argument("the kNN graph needs 1 <= p <= n - 1 neighbours, got p = "
+            + std::to_string(options.p) + " with n = " + std::to_string(samples) + " samples");
+    if (options.weight == GraphWeight::Heat && options.heatT) {
         const double t = *options.heatT;
         if (!(t > 0) || !std::isfinite(t))
             throw std::invalid_argument(
                 "the heat width t must be positive and finite, got " + std::to_string(t));
-        return t;
     }
+}
+
+double heatWidth(const KnnOptions& options, const std::function<double()>& meanDistance)
+{
+    if (options.weight != GraphWeight::Heat)
+        return 1;
+    if (options.heatT)
+        return *options.heatT;
     const double t = meanDistance();
     return t > 0 ? t : 1; // every sampled pair coincides; any width gives them weight 1
 }
@@ -125,9 +133,7 @@ Scalar knnEdgeWeight(GraphWeight weight, double t, Eigen::Ref<const Vector> xi,
 Graph buildKnnGraph(MatrixCRef X, const KnnOptions& options)
 {
     const Index n = X.cols();
-    if (options.p < 1 || options.p > n - 1)
-        throw std::invalid_argument("the kNN graph needs 1 <= p <= n - 1 neighbours, got p = "
-            + std::to_string(options.p) + " with n = " + std::to_string(n) + " samples");
+    requireKnnOptions(options, n);
     requireFinite(X);
     const double t = heatWidth(options, [&] { return meanPairwiseDistance(X, options.seed); });
 

@@ -57,8 +57,12 @@ double meanPairwiseDistance(MatrixCRef X, std::uint64_t seed);
 // n <= kPairwiseSampleSize, else that many drawn with Rng(seed), sorted.
 std::vector<Eigen::Index> pairwiseSampleIndices(Eigen::Index n, std::uint64_t seed);
 
-// The heat width of `options`: 1 unless the weight is heat; then options.heatT (checked), or
-// meanDistance() when unset (1 if that is 0). Throws std::invalid_argument.
+// The checks of `options` against n samples: 1 <= p <= n - 1, and a heat width t > 0 and finite
+// where one is given for heat weights. Throws std::invalid_argument.
+void requireKnnOptions(const KnnOptions& options, Eigen::Index samples);
+
+// The heat width of `options` (checked by requireKnnOptions): 1 unless the weight is heat; then
+// options.heatT, or meanDistance() when unset (1 if that is 0).
 double heatWidth(const KnnOptions& options, const std::function<double()>& meanDistance);
 
 // The weight of the edge between samples x_i and x_j, i < j in the sample order (norms given):
