@@ -131,18 +131,24 @@ public:
             m_traffic.exchangedBytes += outgoing;
         ++m_traffic.exchanges;
         std::string received(std::size_t(incoming), '\0');
-        // In pieces of at most kBytePiece: each side knows both lengths, so both take the same
-        // number of steps (a piece of 0 bytes where one side has finished).
-        std::size_t sent = 0, got = 0;
-        while (sent < outgoing || got < incoming) {
-            const std::size_t send = std::min<std::size_t>(kBytePiece, outgoing - sent);
-            const std::size_t receive = std::min<std::size_t>(kBytePiece, incoming - got);
-            MPI_Sendrecv(bytes.data() + sent, int(send), MPI_BYTE, to, kDataTag,
-                received.data() + got, int(receive), MPI_BYTE, from, kDataTag, m_comm,
-                MPI_STATUS_IGNORE);
-            sent += send;
-            got += receive;
+        // In pieces of at most kBytePiece, posted apart: this rank sends ceil(outgoing / piece)
+        // messages to `to`, which expects as many (it learnt the length), and receives
+        // ceil(incoming / piece) from `from`. A loop pairing each send with a receive took as many
+        // steps as the longer side, so where the two directions differ in pieces (a rank that
+        // sends nothing but receives, as the data's digest passing down the ring) the ranks
+        // waited for messages that were never sent.
+        std::vector<MPI_Request> requests;
+        for (std::size_t sent = 0; sent < outgoing; sent += kBytePiece) {
+            requests.emplace_back();
+            MPI_Isend(bytes.data() + sent, int(std::min<std::size_t>(kBytePiece, outgoing - sent)),
+                MPI_BYTE, to, kDataTag, m_comm, &requests.back());
         }
+        for (std::size_t got = 0; got < incoming; got += kBytePiece) {
+            requests.emplace_back();
+            MPI_Irecv(received.data() + got, int(std::min<std::size_t>(kBytePiece, incoming - got)),
+                MPI_BYTE, from, kDataTag, m_comm, &requests.back());
+        }
+        MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
         return received;
     }
 
