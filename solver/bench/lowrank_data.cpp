@@ -54,9 +54,18 @@ std::optional<LowRankSpec> parseLowRankName(const std::string& name)
 
 LowRankData makeLowRankData(const LowRankSpec& spec)
 {
+    return makeLowRankData(spec, 0, spec.samples);
+}
+
+LowRankData makeLowRankData(const LowRankSpec& spec, Eigen::Index first, Eigen::Index count)
+{
     const Eigen::Index n = spec.samples, m = spec.features;
     if (n < 1 || m < 1 || spec.rank < 1 || !(spec.noise >= 0) || !(spec.spread >= 0))
         throw std::invalid_argument("a generated set needs n, m, rank >= 1 and noise, spread >= 0");
+    if (first < 0 || count < 0 || first > n - count)
+        throw std::invalid_argument("columns " + std::to_string(first) + ".."
+            + std::to_string(first + count - 1) + " are outside the generated set of "
+            + std::to_string(n));
     Rng basisRng(deriveSeed(spec.seed, kBasisStream));
     Eigen::MatrixXd W(m, spec.rank);
     for (Eigen::Index i = 0; i < W.size(); ++i)
@@ -71,9 +80,12 @@ LowRankData makeLowRankData(const LowRankSpec& spec)
     // scaling needs no second pass over an n-column matrix.
     const double bound = W.rowwise().sum().maxCoeff() * (1 + spec.spread) + spec.noise;
     const double scale = bound > 0 ? 1.0 / bound : 1.0;
-    data.X.resize(m, n);
+    data.X.resize(m, count);
     adviseHugePages(data.X);
-    for (Eigen::Index j0 = 0; j0 < n; j0 += kGenerateBlock) {
+    // Whole blocks at the whole set's boundaries, so that each column comes out of the same
+    // product as when the whole set is generated; the range keeps its columns of them.
+    for (Eigen::Index j0 = first / kGenerateBlock * kGenerateBlock; j0 < first + count;
+         j0 += kGenerateBlock) {
         const Eigen::Index width = std::min(kGenerateBlock, n - j0);
         Eigen::MatrixXd H(spec.rank, width);
         Eigen::MatrixXd noise(m, width);
@@ -87,7 +99,9 @@ LowRankData makeLowRankData(const LowRankSpec& spec)
                 noise(i, b) = spec.noise * rng.uniform();
         }
         noise.noalias() += W * H;
-        data.X.middleCols(j0, width) = (noise * scale).cast<Scalar>();
+        const Eigen::Index from = std::max(first, j0), to = std::min(first + count, j0 + width);
+        data.X.middleCols(from - first, to - from)
+            = (noise.middleCols(from - j0, to - from) * scale).cast<Scalar>();
     }
     return data;
 }

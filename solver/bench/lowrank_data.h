@@ -38,5 +38,10 @@ std::optional<LowRankSpec> parseLowRankName(const std::string& name);
 // its own stream deriveSeed(seed, i), so the columns are generated in parallel.
 // Throws std::invalid_argument for non-positive sizes.
 LowRankData makeLowRankData(const LowRankSpec& spec);
+// Columns first..first+count-1 of the same set, bit for bit (the blocks they fall in are
+// generated as the whole set generates them), with every sample's label: what one rank of a
+// distributed run generates instead of the whole X. Throws std::invalid_argument for a range
+// outside [0, n).
+LowRankData makeLowRankData(const LowRankSpec& spec, Eigen::Index first, Eigen::Index count);
 
 } // namespace facet

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/collectives.h"
 #include "core/types.h"
 
 #include <algorithm>
@@ -137,12 +138,27 @@ inline std::string dataScaleProblem(double largest)
 // Refuses data no method can work on (ARCHITECTURE.md, Errors): a NaN or an infinity (naming
 // the first), all zeros, or values whose squares underflow. One pass over X; every method's
 // set-up starts with it.
+//
+// Distributed (core/collectives.h), every rank decides from the largest |x| of the whole X, so
+// that all decide alike: one rank's columns may be all zeros, and another's hold the infinity.
 inline void requireUsableData(MatrixCRef X)
 {
-    const Scalar largest = largestMagnitude(X);
+    Scalar largest = largestMagnitude(X);
+    if (const SampleDistribution d = currentDistribution(); d.active()) {
+        bool finite = true;
+        Scalar everyRank = 0;
+        for (const double v : valuePerRank(*d.comm, double(largest))) {
+            finite = finite && v <= double(std::numeric_limits<Scalar>::max());
+            everyRank = std::max(everyRank, Scalar(v));
+        }
+        if (!finite && largest <= std::numeric_limits<Scalar>::max())
+            throw std::invalid_argument("the data has a value that is not finite (in another "
+                                        "rank's columns)");
+        largest = everyRank;
+    }
     if (!(largest <= std::numeric_limits<Scalar>::max()))
         requireFinite(X);
-    if (X.size() == 0)
+    if (X.size() == 0 && !currentDistribution().active())
         return;
     if (const std::string problem = dataScaleProblem(double(largest)); !problem.empty())
         throw std::invalid_argument(problem);

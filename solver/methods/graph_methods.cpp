@@ -58,7 +58,7 @@ MethodFactory makeLccf(MatrixCRef X, const MethodOptions& o, MethodContext& cont
 {
     // A kernel that cannot fit is refused before the kNN graph, which takes minutes at the sizes
     // where that happens (cfFamilySetup would refuse it only after the graph).
-    requireRank(o.rank, X.cols());
+    requireRank(o.rank, totalSamples(currentDistribution(), X.cols())); // all ranks' n
     if (o.kernel != KernelKind::Linear)
         requireDenseFits(X.cols(), 1,
             o.kernel == KernelKind::Gaussian ? "the gaussian kernel" : "the polynomial kernel");

@@ -17,7 +17,7 @@ constexpr Eigen::Index kColumnBlock = 256;
 
 // X: m x n, basis: m x k, V: n x k. ||X - basis V^T||_F^2 is the sum over column blocks J of
 // ||X_J - basis V_J^T||_F^2. A zero X gives 0 when the reconstruction is zero too, else +inf.
-double relativeReconstructionError(MatrixCRef X, MatrixCRef basis, MatrixCRef V)
+ReconstructionSums reconstructionSums(MatrixCRef X, MatrixCRef basis, MatrixCRef V)
 {
     if (basis.rows() != X.rows() || V.rows() != X.cols() || basis.cols() != V.cols())
         throw std::invalid_argument("reconstruction error needs X (m x n), basis (m x k) and V "
@@ -36,10 +36,19 @@ double relativeReconstructionError(MatrixCRef X, MatrixCRef basis, MatrixCRef V)
         block = X.middleCols(start, count) - block;
         residualSquared += block.cast<double>().squaredNorm();
     }
-    const double dataSquared = X.cast<double>().squaredNorm();
-    if (dataSquared == 0)
-        return residualSquared == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-    return std::sqrt(residualSquared / dataSquared);
+    return { residualSquared, X.cast<double>().squaredNorm() };
+}
+
+double relativeReconstructionError(const ReconstructionSums& sums)
+{
+    if (sums.dataSquared == 0)
+        return sums.residualSquared == 0 ? 0.0 : std::numeric_limits<double>::infinity();
+    return std::sqrt(sums.residualSquared / sums.dataSquared);
+}
+
+double relativeReconstructionError(MatrixCRef X, MatrixCRef basis, MatrixCRef V)
+{
+    return relativeReconstructionError(reconstructionSums(X, basis, V));
 }
 
 // Hoyer (2004), "Non-negative matrix factorization with sparseness constraints", eq. (1):

@@ -13,6 +13,8 @@
 #include <QtTest>
 
 #include <sstream>
+#include <stdexcept>
+#include <utility>
 
 using namespace facet;
 
@@ -347,6 +349,18 @@ private slots:
         QCOMPARE(a.X.cols(), Eigen::Index(300));
         QVERIFY(a.X == b.X);
         QVERIFY(a.labels == b.labels);
+        // A part (one rank's columns) is the whole set's columns bit for bit, with every label;
+        // 2,500 samples span three generation blocks, and the parts cross their boundaries.
+        const auto big = parseLowRankName("gen:2500x30");
+        const LowRankData all = makeLowRankData(*big);
+        for (const auto& [first, count] : { std::pair { 0, 2500 }, std::pair { 1000, 100 },
+                 std::pair { 1020, 1030 }, std::pair { 2499, 1 }, std::pair { 7, 0 } }) {
+            const LowRankData part = makeLowRankData(*big, first, count);
+            QCOMPARE(part.X.cols(), Eigen::Index(count));
+            QVERIFY2(part.X == all.X.middleCols(first, count), qPrintable(QString::number(first)));
+            QVERIFY(part.labels == all.labels);
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeLowRankData(*big, 2400, 101));
         QVERIFY(a.X.minCoeff() >= 0);
         QVERIFY(a.X.maxCoeff() <= 1);
         for (const int label : a.labels)
