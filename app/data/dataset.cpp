@@ -114,24 +114,28 @@ Eigen::Index markNanMissing(Dataset& data)
     return count;
 }
 
+std::uint64_t checksumAdd(std::uint64_t state, const Scalar* values, std::size_t count)
+{
+    const auto* bytes = reinterpret_cast<const unsigned char*>(values);
+    for (std::size_t i = 0; i < count * sizeof(Scalar); ++i)
+        state = (state ^ bytes[i]) * 0x100000001b3ULL;
+    return state;
+}
+
 QString dataChecksum(const Matrix& X)
 {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    const auto* bytes = reinterpret_cast<const unsigned char*>(X.data());
-    for (std::size_t i = 0; i < std::size_t(X.size()) * sizeof(Scalar); ++i)
-        h = (h ^ bytes[i]) * 0x100000001b3ULL;
-    return QString::number(h, 16);
+    return QString::number(checksumAdd(kChecksumStart, X.data(), std::size_t(X.size())), 16);
 }
 
 QString describe(const Dataset& data)
 {
     const QString shape = data.height > 1
         ? QStringLiteral("%1 images %2x%3 (m = %4)")
-              .arg(data.samples())
+              .arg(data.totalSamples())
               .arg(data.height)
               .arg(data.width)
               .arg(data.features())
-        : QStringLiteral("%1 samples of %2 features").arg(data.samples()).arg(data.features());
+        : QStringLiteral("%1 samples of %2 features").arg(data.totalSamples()).arg(data.features());
 
     QString classes = QStringLiteral("no labels");
     if (data.hasLabels()) {
@@ -144,7 +148,11 @@ QString describe(const Dataset& data)
     }
 
     QString values = QStringLiteral("no values");
-    if (data.X.size() > 0)
+    if (data.whole)
+        values = QStringLiteral("values %1..%2")
+                     .arg(double(data.whole->min), 0, 'g', 4)
+                     .arg(double(data.whole->max), 0, 'g', 4);
+    else if (data.X.size() > 0)
         values = QStringLiteral("values %1..%2")
                      .arg(double(data.X.minCoeff()), 0, 'g', 4)
                      .arg(double(data.X.maxCoeff()), 0, 'g', 4);

@@ -6,6 +6,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace facet {
@@ -37,10 +40,24 @@ struct Dataset {
     };
     HiddenEntries hidden;
 
+    // Set when X holds only some of the set's samples: one rank's columns in a distributed run
+    // whose ranks read their own parts (cli/distributed_data.h). `labels` then hold every
+    // sample's label, and the outputs describe the whole set by these facts, which no one part
+    // gives.
+    struct Whole {
+        Eigen::Index samples = 0;
+        Scalar min = 0;
+        Scalar max = 0;
+        QString sha256; // dataSha256 of the whole prepared X
+        QString checksum; // dataChecksum of it
+    };
+    std::optional<Whole> whole;
+
     bool hasMask() const { return weights.size() > 0; }
 
     Eigen::Index features() const { return X.rows(); }
     Eigen::Index samples() const { return X.cols(); }
+    Eigen::Index totalSamples() const { return whole ? whole->samples : X.cols(); }
     bool hasLabels() const { return !labels.empty(); }
     int classCount() const { return int(classNames.size()); }
     // The name of class `label`, or its 1-based number when the set names fewer classes.
@@ -70,5 +87,9 @@ QString describe(const Dataset& data);
 // A 64-bit FNV-1a hash of X's bytes, in hex: whether two runs factorized the same data (after
 // loading and preparation). Sweeps record it for --resume, run reports for --init-from.
 QString dataChecksum(const Matrix& X);
+// Its steps, for a matrix hashed in parts (DataDigest): the FNV-1a state before any byte, and
+// the state after `count` more Scalars.
+inline constexpr std::uint64_t kChecksumStart = 0xcbf29ce484222325ULL;
+std::uint64_t checksumAdd(std::uint64_t state, const Scalar* values, std::size_t count);
 
 } // namespace facet

@@ -6,11 +6,15 @@
 #include <QByteArray>
 #include <QStringList>
 
-#include <openssl/evp.h>
+// SHA256_Init/Update/Final are deprecated in OpenSSL 3 in favour of EVP, whose context cannot
+// be copied out to another process; a digest over parts held by several processes
+// (DataDigest) needs the context's bytes.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 
 #include <bit>
+#include <cstring>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -31,42 +35,111 @@ bool isHexDigest(const QString& text)
     return true;
 }
 
-struct DigestContextFree {
-    void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
-};
-
 } // namespace
 
-QString dataSha256(const Matrix& X)
+namespace {
+
+SHA256_CTX shaStart()
 {
-    static_assert(std::endian::native == std::endian::little,
-        "the digest is of little-endian "
-        "bytes");
-    std::unique_ptr<EVP_MD_CTX, DigestContextFree> context(EVP_MD_CTX_new());
-    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1)
+    static_assert(
+        std::endian::native == std::endian::little, "the digest is of little-endian bytes");
+    SHA256_CTX context;
+    if (SHA256_Init(&context) != 1)
         throw std::runtime_error("SHA-256 is not available from libcrypto");
-    // In Scalar's bytes as stored; a float build hashes its values widened to float64, so the
-    // digest names the values, not the precision they were computed in.
-    if constexpr (std::is_same_v<Scalar, double>) {
-        if (X.size() > 0
-            && EVP_DigestUpdate(context.get(), X.data(), std::size_t(X.size()) * sizeof(double))
-                != 1)
+    return context;
+}
+
+// X's values as float64, little-endian, one column after another: a float build hashes its
+// values widened, so the digest names the values, not the precision they were computed in.
+void shaAdd(SHA256_CTX& context, MatrixCRef X)
+{
+    const auto update = [&](const void* bytes, std::size_t count) {
+        if (count > 0 && SHA256_Update(&context, bytes, count) != 1)
             throw std::runtime_error("SHA-256 failed");
+    };
+    if constexpr (std::is_same_v<Scalar, double>) {
+        if (X.outerStride() == X.rows())
+            update(X.data(), std::size_t(X.size()) * sizeof(double));
+        else
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                update(X.col(j).data(), std::size_t(X.rows()) * sizeof(double));
     } else {
         std::vector<double> column(std::size_t(X.rows()));
         for (Eigen::Index j = 0; j < X.cols(); ++j) {
             for (Eigen::Index i = 0; i < X.rows(); ++i)
                 column[std::size_t(i)] = double(X(i, j));
-            if (EVP_DigestUpdate(context.get(), column.data(), column.size() * sizeof(double)) != 1)
-                throw std::runtime_error("SHA-256 failed");
+            update(column.data(), column.size() * sizeof(double));
         }
     }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (EVP_DigestFinal_ex(context.get(), digest, &length) != 1 || length != 32)
+}
+
+QString shaHex(SHA256_CTX context)
+{
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    if (SHA256_Final(digest, &context) != 1)
         throw std::runtime_error("SHA-256 failed");
     return QString::fromLatin1(
-        QByteArray(reinterpret_cast<const char*>(digest), qsizetype(length)).toHex());
+        QByteArray(reinterpret_cast<const char*>(digest), SHA256_DIGEST_LENGTH).toHex());
+}
+
+SHA256_CTX contextOf(const std::string& bytes)
+{
+    SHA256_CTX context;
+    std::memcpy(&context, bytes.data(), sizeof context);
+    return context;
+}
+
+} // namespace
+
+DataDigest::DataDigest()
+    : m_sha(sizeof(SHA256_CTX), '\0')
+    , m_fnv(kChecksumStart)
+{
+    const SHA256_CTX context = shaStart();
+    std::memcpy(m_sha.data(), &context, sizeof context);
+}
+
+std::optional<DataDigest> DataDigest::fromState(const std::string& state)
+{
+    if (state.size() != sizeof(SHA256_CTX) + sizeof(std::uint64_t))
+        return std::nullopt;
+    DataDigest digest;
+    digest.m_sha = state.substr(0, sizeof(SHA256_CTX));
+    std::memcpy(&digest.m_fnv, state.data() + sizeof(SHA256_CTX), sizeof digest.m_fnv);
+    return digest;
+}
+
+std::string DataDigest::state() const
+{
+    std::string state = m_sha;
+    state.append(reinterpret_cast<const char*>(&m_fnv), sizeof m_fnv);
+    return state;
+}
+
+void DataDigest::add(MatrixCRef X)
+{
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        m_fnv = checksumAdd(m_fnv, X.col(j).data(), std::size_t(X.rows()));
+    SHA256_CTX context = contextOf(m_sha);
+    shaAdd(context, X);
+    std::memcpy(m_sha.data(), &context, sizeof context);
+}
+
+QString DataDigest::sha256() const
+{
+    return shaHex(contextOf(m_sha)); // a copy: this digest stays open for more parts
+}
+
+QString DataDigest::checksum() const
+{
+    return QString::number(m_fnv, 16);
+}
+
+QString dataSha256(const Matrix& X)
+{
+    SHA256_CTX context = shaStart();
+    shaAdd(context, X);
+    return shaHex(context);
 }
 
 QString describePreparation(const DatasetRequest& request)

@@ -9,6 +9,10 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 namespace facet {
 
 // Which data a run factorized, so a run can be matched to its data later (in the explorer, in a
@@ -36,6 +40,27 @@ struct DatasetIdentity {
 // hashlib.sha256(np.asfortranarray(X, dtype='<f8').tobytes()).hexdigest() for the same matrix.
 // About 0.8 s for 70,000 x 1,024 (OpenSSL's libcrypto).
 QString dataSha256(const Matrix& X);
+
+// dataSha256 and dataChecksum of a matrix held in parts, in sample order: the ranks of a
+// distributed run that read their own columns. Each holder add()s its columns in turn and hands
+// state() to the next (fromState); after the last part, sha256() and checksum() are what
+// dataSha256 and dataChecksum give for the whole matrix. A digest is sequential, so the parts
+// take their turns one after another: the whole costs what one process's digest costs. The state
+// is this build's bytes (OpenSSL's SHA256_CTX and the FNV-1a word), for the same build only.
+class DataDigest {
+public:
+    DataDigest();
+    // nullopt when `state` is not one this build's state() gives.
+    static std::optional<DataDigest> fromState(const std::string& state);
+    void add(MatrixCRef X); // X's columns, after those added before
+    std::string state() const;
+    QString sha256() const; // of everything added so far
+    QString checksum() const;
+
+private:
+    std::string m_sha; // SHA256_CTX's bytes (kept out of this header with OpenSSL's)
+    std::uint64_t m_fnv;
+};
 
 // "scaled to [0, 1], 32x32, equalized": the preparation steps of a request, in one line.
 QString describePreparation(const DatasetRequest& request);

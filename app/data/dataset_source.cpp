@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/dataset_source.h"
 
+#include "core/collectives.h"
 #include "data/csv_loader.h"
 #include "data/folder_loader.h"
 #include "data/image_decode.h"
+#include "data/mat_loader.h"
+#include "data/mat_reader_process.h"
 #include "data/missing_entries.h"
 #include "data/noise.h"
 #include "data/preprocess.h"
@@ -79,13 +82,20 @@ namespace {
 
 // "gen:NxM": the bench's generated set (bench/lowrank_data.h, seed 0), 10 clusters. Its samples
 // are not images; when m is a square they are drawn as sqrt(m) x sqrt(m) tiles.
-Result<Dataset> makeGenerated(const QString& spec)
+// The whole set, or part `part` of `parts` (loadDatasetPart).
+Result<Dataset> makeGenerated(const QString& spec, int part = 0, int parts = 1)
 {
     if (const QString problem = generatedSpecProblem(spec); !problem.isEmpty())
         return Error { problem };
     const std::optional<LowRankSpec> parsed
         = parseLowRankName(spec.trimmed().toLower().toStdString());
-    LowRankData generated = makeLowRankData(*parsed);
+    if (parts < 1 || part < 0 || part >= parts || parsed->samples < parts)
+        return Error { QStringLiteral("%1: %2 samples cannot be split into %3 parts")
+                           .arg(spec.trimmed())
+                           .arg(parsed->samples)
+                           .arg(parts) };
+    const SampleRange range = sampleRange(parsed->samples, parts, part);
+    LowRankData generated = makeLowRankData(*parsed, range.first, range.count);
     Dataset data;
     data.name = spec.trimmed();
     data.source = spec.trimmed();
@@ -250,6 +260,45 @@ Result<Dataset> loadDataset(const DatasetRequest& request)
     }
 }
 
+QString partLoadObstacle(const DatasetRequest& request)
+{
+    const QString spec = request.spec.trimmed();
+    const PreprocessSettings& steps = request.preprocess;
+    if (steps.changesImages() || steps.noise.kind != NoiseKind::None
+        || steps.missing.kind != MissingKind::None)
+        return QStringLiteral("the image steps, the noise and the missing entries look at the "
+                              "whole set");
+    if (request.mat.allowNan)
+        return QStringLiteral("--missing nan reads a Level 5 file whole");
+    if (spec.startsWith(kGeneratedPrefix, Qt::CaseInsensitive))
+        return {};
+    if (datasetKind(spec) == DatasetKind::MatFile && QFileInfo(spec).isFile()
+        && isHdf5MatFile(spec))
+        return {};
+    return QStringLiteral("only a generated set (gen:NxM) and a MAT 7.3 (HDF5) file are read in "
+                          "parts; save a .mat file with -v7.3 to have each rank read its own "
+                          "columns");
+}
+
+Result<Dataset> loadDatasetPart(const DatasetRequest& request, int part, int parts)
+{
+    const QString spec = request.spec.trimmed();
+    if (const QString obstacle = partLoadObstacle(request); !obstacle.isEmpty())
+        return Error { QStringLiteral("%1 cannot be read in parts: %2").arg(spec, obstacle) };
+    try {
+        if (spec.startsWith(kGeneratedPrefix, Qt::CaseInsensitive))
+            return makeGenerated(spec, part, parts);
+        MatLoadOptions options = request.mat;
+        options.part = part;
+        options.parts = parts;
+        return loadMat(spec, options);
+    } catch (const std::bad_alloc&) {
+        return Error { QStringLiteral("%1: not enough memory to load the data").arg(spec) };
+    } catch (const std::exception& e) {
+        return Error { QStringLiteral("%1: %2").arg(spec, QString::fromLocal8Bit(e.what())) };
+    }
+}
+
 Result<ImageSet> loadImageSet(const QString& spec)
 {
     try {
@@ -271,8 +320,12 @@ void prepareDataset(Dataset& data, const PrepareOptions& options)
 {
     if (data.X.size() == 0)
         return;
+    prepareDataset(data, options, double(data.X.minCoeff()), double(data.X.maxCoeff()));
+}
+
+void prepareDataset(Dataset& data, const PrepareOptions& options, double lo, double hi)
+{
     if (options.scaleTo01) {
-        const double lo = double(data.X.minCoeff()), hi = double(data.X.maxCoeff());
         if (lo < 0) {
             // Negative values mean the data is not intensities (already centred or a feature
             // matrix); dividing by 255 would not bring it to [0, 1], so leave it alone and say so.

@@ -52,5 +52,20 @@ Result<ImageSet> loadImageSet(const QString& spec);
 
 // Applies the preparation in place and records it in data.notes.
 void prepareDataset(Dataset& data, const PrepareOptions& options);
+// The same on one part of a set (loadDatasetPart): the [0, 1] scaling is decided by the whole
+// set's smallest and largest values `lo` and `hi`, as prepareDataset decides it from the set it
+// holds, so every part is scaled alike and notes the same.
+void prepareDataset(Dataset& data, const PrepareOptions& options, double lo, double hi);
+
+// Why `request` cannot be loaded in parts: empty when it can. A generated set (gen:NxM) is
+// generated a part at a time, and a MAT 7.3 file is read in HDF5 hyperslabs; every other kind
+// has to be read whole (a Level 5 variable is one zlib stream, a folder or list is decoded
+// image by image), and so do the image steps, the noise and the missing entries, which look at
+// a whole image or set.
+QString partLoadObstacle(const DatasetRequest& request);
+// Part `part` of `parts`, before request.prepare: the samples sampleRange (core/collectives.h)
+// gives that part as X, and every sample's label. A rank of a distributed run loads its own
+// columns this way and never holds the rest. Errors as loadDataset's, and partLoadObstacle's.
+Result<Dataset> loadDatasetPart(const DatasetRequest& request, int part, int parts);
 
 } // namespace facet

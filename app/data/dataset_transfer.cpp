@@ -60,8 +60,7 @@ Result<Dataset> readDatasetTransfer(const QString& path)
     in >> data.name >> data.source >> data.classNames >> data.notes >> height >> width >> rows
         >> cols >> labelCount;
     if (in.status() != QDataStream::Ok || rows < 0 || cols < 0 || labelCount < 0
-        || (rows > 0 && cols > std::numeric_limits<qint64>::max() / rows / qint64(sizeof(Scalar)))
-        || labelCount > cols)
+        || (rows > 0 && cols > std::numeric_limits<qint64>::max() / rows / qint64(sizeof(Scalar))))
         return broken();
     const qint64 bytes = rows * cols * qint64(sizeof(Scalar));
     if (file.size() - file.pos() != labelCount * qint64(sizeof(qint32)) + bytes)

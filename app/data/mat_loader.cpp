@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/mat_loader.h"
 
+#include "core/collectives.h"
 #include "core/huge_pages.h"
 #include "core/sanitizers.h"
 #include "data/mat_loader_matio.h"
@@ -266,7 +267,26 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
         if (!dataVar.dataProblem.isEmpty())
             return Error { QStringLiteral("%1: %2").arg(file, dataVar.dataProblem) };
         const std::size_t N = dataVar.dims[0], D = dataVar.dims[1];
-        const std::size_t count = dataVar.count();
+        // A part of the samples (MatLoadOptions::part): its rows only, as one HDF5 hyperslab.
+        const bool part = options.parts != 1;
+        std::size_t first = 0, rows = N;
+        if (part) {
+            if (Mat_GetVersion(mat.get()) != MAT_FT_MAT73)
+                return Error { QStringLiteral("%1: only a MAT 7.3 (HDF5) file can be read in "
+                                              "parts; save it with -v7.3")
+                                   .arg(file) };
+            if (options.parts < 1 || options.part < 0 || options.part >= options.parts
+                || std::size_t(options.parts) > N)
+                return Error { QStringLiteral("%1: variable '%2' has %3 samples, which cannot be "
+                                              "split into %4 parts")
+                                   .arg(file, dataVar.name)
+                                   .arg(N)
+                                   .arg(options.parts) };
+            const SampleRange range = sampleRange(Eigen::Index(N), options.parts, options.part);
+            first = std::size_t(range.first);
+            rows = std::size_t(range.count);
+        }
+        const std::size_t count = rows * D;
         constexpr auto kIntMax = std::size_t(std::numeric_limits<int>::max());
         // Peak use per element: matio's buffer in the file's class or the matrix, plus the
         // double copy between them.
@@ -279,7 +299,7 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
                                           "%5, above the memory budget of %6")
                                .arg(file, dataVar.name, dataVar.shape(),
                                    className(dataVar.classType),
-                                   byteSize(double(N) * double(D) * double(perElement)),
+                                   byteSize(double(rows) * double(D) * double(perElement)),
                                    byteSize(double(options.memoryBudgetBytes))) };
 
         if (labelVar)
@@ -304,10 +324,10 @@ Result<Dataset> loadMatHere(const QString& path, const MatLoadOptions& options)
             order = (data.height == 28 && data.width == 28) ? PixelOrder::RowMajor
                                                             : PixelOrder::ColumnMajor;
 
-        auto values = reader.read(dataVar);
+        auto values = part ? reader.readRows(dataVar, first, rows) : reader.read(dataVar);
         if (!values)
             return Error { values.error() };
-        auto X = toColumns(*values, N, D, *size, order, options.allowNan);
+        auto X = toColumns(*values, rows, D, *size, order, options.allowNan);
         if (!X)
             return Error {
                 QStringLiteral("%1: variable '%2' %3").arg(file, dataVar.name, X.error())

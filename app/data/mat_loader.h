@@ -47,6 +47,12 @@ struct MatLoadOptions {
     // loadDataset's Dataset::weights); infinities are still refused. Level 5 files only: the
     // MAT 7.3 helper process refuses NaN as before.
     bool allowNan = false;
+    // Part `part` of `parts`: the samples sampleRange (core/collectives.h) gives that part, so
+    // that a rank of a distributed run reads only its own columns. MAT 7.3 files only, read as
+    // an HDF5 hyperslab; the labels are read whole (Dataset::labels then holds every sample's,
+    // so that every part numbers the classes alike), and a part without samples is an error.
+    int part = 0;
+    int parts = 1;
 };
 
 // Loads a MATLAB Level 5 (or 7.3 via matio's HDF5) file holding one sample per row. Values are

@@ -205,6 +205,38 @@ Result<std::vector<double>> Reader::read(const VarInfo& info) const
     return values;
 }
 
+Result<std::vector<double>> Reader::readRows(
+    const VarInfo& info, std::size_t first, std::size_t count) const
+{
+    if (info.dims.size() != 2 || first + count > info.dims[0])
+        return Error { QStringLiteral("%1: rows %2..%3 of variable '%4' (%5) do not exist")
+                           .arg(m_file)
+                           .arg(first + 1)
+                           .arg(first + count)
+                           .arg(info.name, info.shape()) };
+    const qsizetype before = m_log.count();
+    MatVar var { Mat_VarReadInfo(m_mat, info.name.toUtf8().constData()) };
+    const std::size_t columns = info.dims[1];
+    std::vector<double> values(count * columns);
+    int start[2] = { int(first), 0 }, stride[2] = { 1, 1 }, edge[2] = { int(count), int(columns) };
+    // MAT 7.3 reads the slab in the memory type of the variable's class: asking for double
+    // makes libhdf5 convert uint8 and the others as it reads.
+    if (var && var->rank == 2 && !var->isComplex && isNumericClass(var->class_type))
+        var->class_type = MAT_C_DOUBLE;
+    const bool read = var && var->class_type == MAT_C_DOUBLE
+        && Mat_VarReadData(m_mat, var.get(), values.data(), start, stride, edge) == 0;
+    const QString why = m_log.since(before);
+    if (!read || !why.isEmpty())
+        return Error { QStringLiteral("%1: could not read rows %2..%3 of variable '%4'%5; the "
+                                      "file may be truncated or damaged")
+                           .arg(m_file)
+                           .arg(first + 1)
+                           .arg(first + count)
+                           .arg(info.name,
+                               why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why)) };
+    return values;
+}
+
 Result<QString> Reader::readText(const VarInfo& info) const
 {
     if (info.classType != MAT_C_CHAR || info.dims.size() != 2 || info.dims[0] > 1)

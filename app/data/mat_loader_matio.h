@@ -112,6 +112,10 @@ public:
     }
 
     Result<std::vector<double>> read(const VarInfo& info) const;
+    // Rows first..first+count-1 of a real 2-D matrix of a MAT 7.3 file, read as one HDF5
+    // hyperslab and converted to double by libhdf5: count x columns, column-major.
+    Result<std::vector<double>> readRows(
+        const VarInfo& info, std::size_t first, std::size_t count) const;
     // A char row vector (UTF-16 or UTF-8 units, as MATLAB and matio write them) as text.
     Result<QString> readText(const VarInfo& info) const;
 

@@ -14,9 +14,11 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 namespace facet {
@@ -139,24 +141,27 @@ QStringList helperArguments(
         QString::number(int(options.pixelOrder)), QString::number(options.height),
         QString::number(options.width),
         // Prefixed, so an empty name is still an argument.
-        QLatin1Char('=') + options.dataVariable, QLatin1Char('=') + options.labelVariable };
+        QLatin1Char('=') + options.dataVariable, QLatin1Char('=') + options.labelVariable,
+        QString::number(options.part), QString::number(options.parts) };
 }
 
 std::optional<HelperRequest> fromHelperArguments(const QStringList& arguments)
 {
-    if (arguments.size() != 8 || !arguments[6].startsWith(QLatin1Char('='))
+    if (arguments.size() != 10 || !arguments[6].startsWith(QLatin1Char('='))
         || !arguments[7].startsWith(QLatin1Char('=')))
         return std::nullopt;
     HelperRequest request;
     request.path = arguments[0];
     request.output = arguments[1];
-    bool ok[4] = {};
+    bool ok[6] = {};
     request.options.memoryBudgetBytes = arguments[2].toLongLong(&ok[0]);
     const int order = arguments[3].toInt(&ok[1]);
     request.options.height = arguments[4].toInt(&ok[2]);
     request.options.width = arguments[5].toInt(&ok[3]);
-    if (!ok[0] || !ok[1] || !ok[2] || !ok[3] || order < int(PixelOrder::Auto)
-        || order > int(PixelOrder::RowMajor))
+    request.options.part = arguments[8].toInt(&ok[4]);
+    request.options.parts = arguments[9].toInt(&ok[5]);
+    if (std::find(std::begin(ok), std::end(ok), false) != std::end(ok)
+        || order < int(PixelOrder::Auto) || order > int(PixelOrder::RowMajor))
         return std::nullopt;
     request.options.pixelOrder = PixelOrder(order);
     request.options.dataVariable = arguments[6].mid(1);

@@ -195,7 +195,8 @@ Result<bool> writeFactors(
     // The data as factorized (after preparation), which --init-from compares: here rather than
     // in every run report, since hashing X byte by byte takes 0.6 s at 70,000 x 1,024.
     QJsonObject dataset = run.value(QStringLiteral("dataset")).toObject();
-    dataset.insert(QStringLiteral("checksum"), dataChecksum(data.X));
+    dataset.insert(
+        QStringLiteral("checksum"), data.whole ? data.whole->checksum : dataChecksum(data.X));
     run.insert(QStringLiteral("dataset"), dataset);
     return writeText(
         mat, "facet_run", QString::fromUtf8(QJsonDocument(run).toJson(QJsonDocument::Compact)));
@@ -540,8 +541,8 @@ Result<StagedOutputPtr> stageFactorsMat(
     const Factorization& f = result.factorization;
     if (f.basis.size() == 0 || f.V.size() == 0)
         return Error { QStringLiteral("%1: nothing to write, the run has no factors").arg(path) };
-    if (f.basis.rows() != data.features() || f.V.rows() != data.samples()
-        || result.predicted.size() != std::size_t(data.samples()))
+    if (f.basis.rows() != data.features() || f.V.rows() != data.totalSamples()
+        || result.predicted.size() != std::size_t(data.totalSamples()))
         return Error { QStringLiteral("%1: the factors (%2 x %3 basis, %4 x %5 V) do not match the "
                                       "data (%6 features, %7 samples)")
                            .arg(path)
@@ -550,7 +551,7 @@ Result<StagedOutputPtr> stageFactorsMat(
                            .arg(f.V.rows())
                            .arg(f.V.cols())
                            .arg(data.features())
-                           .arg(data.samples()) };
+                           .arg(data.totalSamples()) };
     // The version as the report records it (this file is also built outside facet_app, without
     // FACET_VERSION_STRING).
     const QString version = report.value(QStringLiteral("facet_version")).toString();

@@ -33,7 +33,7 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"path"_s, request.spec },
         { u"name"_s, data.name },
         { u"summary"_s, describe(data) },
-        { u"samples"_s, qint64(data.samples()) },
+        { u"samples"_s, qint64(data.totalSamples()) },
         { u"features"_s, qint64(data.features()) },
         { u"height"_s, data.height },
         { u"width"_s, data.width },
@@ -43,7 +43,7 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"preparation"_s, describePreparation(request) },
         // The identity a run file is matched to its data by (the explorer's sessions record the
         // same digest): SHA-256 of the prepared matrix as factorized, dataSha256.
-        { u"sha256"_s, dataSha256(data.X) },
+        { u"sha256"_s, data.whole ? data.whole->sha256 : dataSha256(data.X) },
         { u"notes"_s, QJsonArray::fromStringList(data.notes) },
     };
     QJsonArray history;
@@ -58,7 +58,7 @@ QJsonObject runReport(const Dataset& data, const DatasetRequest& request, const 
         { u"method"_s, QString::fromStdString(options.method) },
         { u"params"_s, params },
         { u"dataset"_s, dataset },
-        { u"n"_s, qint64(data.samples()) },
+        { u"n"_s, qint64(data.totalSamples()) },
         { u"m"_s, qint64(data.features()) },
         { u"rank"_s, options.params.rank },
         // JSON numbers are doubles: seeds past 2^53 are written as strings to stay exact.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The MAT loader on the real files in shared/data (shapes, classes, orientation) and on broken
 // files made here (each must give a clear Error, never a crash); dataset preparation and helpers.
+#include "core/collectives.h"
 #include "data/dataset_source.h"
 #include "data/dataset_transfer.h"
 #include "data/mat_loader.h"
@@ -14,7 +15,9 @@
 #include <matio.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace facet;
@@ -472,6 +475,63 @@ private slots:
         QVERIFY2(missing.error().contains(QStringLiteral("nope")), qPrintable(missing.error()));
     }
 
+    // A rank of a distributed run reads its part of a MAT 7.3 file as one HDF5 hyperslab
+    // (MatLoadOptions::part): the parts, side by side, are the whole set, the stored uint8
+    // converted as a whole read converts it, and each part holds every sample's label, numbered
+    // alike. Only MAT 7.3 files are read in parts.
+    void partsOfMat73()
+    {
+        const QString path = temp(QStringLiteral("parts73.mat"));
+        const QString level5 = temp(QStringLiteral("parts5.mat"));
+        // 7 samples x 5 features (no square image: the samples stay vectors).
+        std::vector<std::uint8_t> fea(35);
+        for (std::size_t i = 0; i < fea.size(); ++i)
+            fea[i] = std::uint8_t((i * 37 + 11) % 251);
+        std::vector<double> gnd { 3, 1, 3, 2, 1, 2, 3 };
+        for (const auto& [file, version] :
+            { std::pair { path, MAT_FT_MAT73 }, std::pair { level5, MAT_FT_MAT5 } }) {
+            MatWriter out(file, version);
+            if (!out.ok())
+                QSKIP("this matio cannot write MAT 7.3 files");
+            out.write("fea", MAT_C_UINT8, MAT_T_UINT8, { 7, 5 }, fea.data());
+            out.writeDoubles("gnd", 7, 1, gnd);
+        }
+        const Result<Dataset> whole = loadMat(path);
+        QVERIFY2(whole.ok(), qPrintable(whole.ok() ? QString() : whole.error()));
+        Matrix joined(5, 0);
+        for (int part = 0; part < 3; ++part) {
+            MatLoadOptions options;
+            options.part = part;
+            options.parts = 3;
+            options.isolateHdf5 = part != 1; // the helper process, and this one
+            const Result<Dataset> read = loadMat(path, options);
+            QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error()));
+            QCOMPARE(read->X.cols(), sampleRange(7, 3, part).count);
+            QCOMPARE(read->labels, whole->labels);
+            QCOMPARE(read->classNames, whole->classNames);
+            QCOMPARE(read->notes, whole->notes);
+            joined.conservativeResize(5, joined.cols() + read->X.cols());
+            joined.rightCols(read->X.cols()) = read->X;
+        }
+        QVERIFY(joined == whole->X);
+        QCOMPARE(double(joined(1, 2)), double(fea[std::size_t(1 * 7 + 2)]));
+
+        MatLoadOptions options;
+        options.parts = 2;
+        const Result<Dataset> notHdf5 = loadMat(level5, options);
+        QVERIFY(!notHdf5.ok());
+        QVERIFY2(
+            notHdf5.error().contains(QStringLiteral("only a MAT 7.3 (HDF5) file can be read in "
+                                                    "parts")),
+            qPrintable(notHdf5.error()));
+        options.parts = 8;
+        const Result<Dataset> tooMany = loadMat(path, options);
+        QVERIFY(!tooMany.ok());
+        QVERIFY2(
+            tooMany.error().contains(QStringLiteral("7 samples, which cannot be split into 8")),
+            qPrintable(tooMany.error()));
+    }
+
     // The helper's hand-back (data/dataset_transfer.h) keeps every field, and a truncated one is
     // an error; its command line keeps the options, empty variable names included.
     void helperHandBack()
@@ -511,6 +571,8 @@ private slots:
         o.height = 4;
         o.width = 7;
         o.labelVariable = QStringLiteral("y");
+        o.part = 2;
+        o.parts = 3;
         const std::optional<HelperRequest> request
             = fromHelperArguments(helperArguments(QStringLiteral("in"), QStringLiteral("out"), o));
         QVERIFY(request);
@@ -522,6 +584,8 @@ private slots:
         QCOMPARE(request->options.width, 7);
         QVERIFY(request->options.dataVariable.isEmpty());
         QCOMPARE(request->options.labelVariable, QStringLiteral("y"));
+        QCOMPARE(request->options.part, 2);
+        QCOMPARE(request->options.parts, 3);
         QVERIFY(!request->options.isolateHdf5); // the helper reads the file itself
         QVERIFY(!fromHelperArguments({ QStringLiteral("in"), QStringLiteral("out") }));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The run history table: rows of real runs under QAbstractItemModelTester, ids that are never
 // reused, the editable name (and only it), removal of scattered rows, and the CSV exports.
+#include "data/dataset_identity.h"
 #include "models/run_history_model.h"
 #include "run_record_fixtures.h"
 #include "session/run_csv.h"
@@ -10,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <optional>
 
 using namespace facet;
 using namespace Qt::StringLiterals;
@@ -82,6 +85,19 @@ private Q_SLOTS:
         Matrix changed = X;
         changed(5, 7) = std::nextafter(changed(5, 7), 2.0);
         QVERIFY(dataSha256(changed) != expected);
+        // Held in parts (the ranks of a distributed run), the digest passed from part to part as
+        // its state gives the same SHA-256 and checksum as the whole.
+        DataDigest head;
+        head.add(X.leftCols(3));
+        std::optional<DataDigest> second = DataDigest::fromState(head.state());
+        QVERIFY(second);
+        second->add(X.middleCols(3, X.cols() - 5));
+        std::optional<DataDigest> third = DataDigest::fromState(second->state());
+        QVERIFY(third);
+        third->add(X.rightCols(2));
+        QCOMPARE(third->sha256(), expected);
+        QCOMPARE(third->checksum(), dataChecksum(X));
+        QVERIFY(!DataDigest::fromState(head.state().substr(1)));
 
         RunHistoryModel model;
         RunRecord known = m_runs[0];
