@@ -106,8 +106,7 @@ int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err, std::
     return kExitOk;
 }
 
-std::optional<int> prepareRunData(const CliOptions& options, QTextStream& out, QTextStream& err,
-    std::stop_token stop, Dataset& data, RunTimings& timings)
+QString runOutputsProblem(const CliOptions& options)
 {
     // The outputs' paths before any work: a typo there found after a long solve cost the solve,
     // and a JSON already written beside a failed --factors looked like a finished run.
@@ -115,10 +114,18 @@ std::optional<int> prepareRunData(const CliOptions& options, QTextStream& out, Q
              std::pair { options.basisPngPath, true }, std::pair { options.factorsPath, false } })
         if (!path.isEmpty() && path != QLatin1String(kStandardOutputPath))
             if (QString problem = outputPathProblem(path, image); !problem.isEmpty()
-                || !(problem = overwritesDatasetProblem(path, options.dataset.spec)).isEmpty()) {
-                err << "facet-cli: " << problem << Qt::endl;
-                return kExitFailure;
-            }
+                || !(problem = overwritesDatasetProblem(path, options.dataset.spec)).isEmpty())
+                return problem;
+    return {};
+}
+
+std::optional<int> prepareRunData(const CliOptions& options, QTextStream& out, QTextStream& err,
+    std::stop_token stop, Dataset& data, RunTimings& timings)
+{
+    if (const QString problem = runOutputsProblem(options); !problem.isEmpty()) {
+        err << "facet-cli: " << problem << Qt::endl;
+        return kExitFailure;
+    }
     QElapsedTimer clock;
     clock.start();
     Result<Dataset> loaded = loadRaw(options.dataset, stop);

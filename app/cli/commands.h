@@ -33,8 +33,10 @@ int runInfo(const CliOptions& options, QTextStream& out, QTextStream& err, std::
 int runRun(const CliOptions& options, QTextStream& out, QTextStream& err, std::stop_token stop);
 
 // The steps of `run` before and after the solve, which a distributed run (cli/distributed_run.h)
-// shares. prepareRunData: checks the output paths, loads and prepares the data set (--mask,
-// --classes) into `data`; on failure says why on `err` and returns the exit code.
+// shares. runOutputsProblem: why an output path cannot be written (empty: every one can).
+// prepareRunData: checks the output paths, loads and prepares the data set (--mask, --classes)
+// into `data`; on failure says why on `err` and returns the exit code.
+QString runOutputsProblem(const CliOptions& options);
 std::optional<int> prepareRunData(const CliOptions& options, QTextStream& out, QTextStream& err,
     std::stop_token stop, Dataset& data, RunTimings& timings);
 // Writes the JSON, --basis-png and --factors of a finished solve, all or none (each to its

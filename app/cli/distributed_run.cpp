@@ -3,6 +3,7 @@
 
 #include "cli/bench_process_memory.h"
 #include "cli/commands.h"
+#include "cli/distributed_data.h"
 #include "cli/run_progress.h"
 #include "core/driver.h"
 #include "core/openmp.h"
@@ -95,10 +96,6 @@ Start startOnRankZero(const CliOptions& options, QTextStream& say, QTextStream& 
     Dataset& data, RunTimings& timings)
 {
     Start start;
-    if (start.error = distributedRunRefusal(options); !start.error.isEmpty()) {
-        start.exitCode = kExitUsage;
-        return start;
-    }
     if (const std::optional<int> failed = prepareRunData(options, say, err, {}, data, timings)) {
         start = { u"rank 0 could not load the data set; nothing was written"_s, *failed, true };
         return start;
@@ -158,31 +155,75 @@ MethodContext checkContext(const RunOptions& run, MatrixCRef X)
     return context;
 }
 
-} // namespace
+// The sum of every rank's `mine`, in rank order (the same bits on every rank).
+double sampleTotal(Collectives& comm, double mine)
+{
+    double total = 0;
+    for (const double v : valuePerRank(comm, mine))
+        total += v;
+    return total;
+}
 
-int runDistributedRun(const CliOptions& options, const QStringList& arguments, QTextStream& out,
-    QTextStream& err, Collectives& comm, const std::function<void(int)>& abortJob)
+// Rank 0's refusal of the options or the outputs' paths, and every rank's command line against
+// rank 0's: nullopt when the run can go on; else the exit code, after rank 0 (or each rank started
+// otherwise) said why.
+std::optional<int> agreeOnTheCommand(
+    const CliOptions& options, const QStringList& arguments, Collectives& comm, QTextStream& err)
 {
     const int rank = comm.rank(), ranks = comm.size();
-    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
-    QTextStream& say = jsonToStdout ? err : out;
-    if (options.threads > 0)
-        omp::setThreads(options.threads);
+    std::string header;
+    if (rank == 0) {
+        QString error = distributedRunRefusal(options);
+        int exitCode = error.isEmpty() ? kExitOk : kExitUsage;
+        if (error.isEmpty() && !(error = runOutputsProblem(options)).isEmpty())
+            exitCode = kExitFailure;
+        header = QJsonDocument(QJsonObject { { u"error"_s, error }, { u"exit_code"_s, exitCode },
+                                   { u"arguments"_s, QJsonArray::fromStringList(arguments) } })
+                     .toJson(QJsonDocument::Compact)
+                     .toStdString();
+    }
+    comm.broadcast(header, 0);
+    const QJsonObject h = QJsonDocument::fromJson(QByteArray::fromStdString(header)).object();
+    const bool sameCommand
+        = h.value(u"arguments"_s).toArray() == QJsonArray::fromStringList(arguments);
+    const std::vector<double> otherCommand = valuePerRank(comm, sameCommand ? 0 : 1);
+    const QString error = h.value(u"error"_s).toString();
+    int firstOther = -1;
+    for (int r = 0; r < ranks && firstOther < 0; ++r)
+        if (otherCommand[std::size_t(r)] != 0)
+            firstOther = r;
+    if (firstOther >= 0) {
+        if (rank != 0)
+            err << "facet-cli (" << rankLabel(comm) << "): "
+                << u"%1 was started with other arguments than rank 0; start every rank with the "
+                   "same command. Nothing was written"_s.arg(rankName(firstOther, ranks, {}))
+                << Qt::endl;
+        return kExitFailure;
+    }
+    if (error.isEmpty())
+        return std::nullopt;
+    if (rank == 0)
+        err << "facet-cli: " << error << Qt::endl;
+    return h.value(u"exit_code"_s).toInt(kExitFailure);
+}
 
-    // 1. Rank 0 loads; every rank learns whether the run starts, and checks that it was given
-    // rank 0's command line (a rank with other options would factorize something else).
-    Dataset data;
-    RunTimings timings;
+// Rank 0 reads and prepares the whole set and sends each rank its columns (`received`; rank 0
+// keeps the whole set in `data`). nullopt when every rank has its columns; else the exit code,
+// after rank 0 said why.
+std::optional<int> scatterFromRankZero(const CliOptions& options, QTextStream& say,
+    QTextStream& err, Collectives& comm, Dataset& data, RunTimings& timings, RunOptions& runOptions,
+    Matrix& received, SampleRange& mine)
+{
+    const int rank = comm.rank(), ranks = comm.size();
     Start start;
     if (rank == 0)
         start = startOnRankZero(options, say, err, ranks, data, timings);
-    RunOptions runOptions = options.run;
     if (std::vector<int> known = shareKnownLabels(comm, runOptions, data, start); !known.empty())
         runOptions.params.knownLabels = std::move(known);
     if (rank == 0 && start.error.isEmpty() && start.exitCode == kExitOk) {
         // The method's own checks (an algorithm it does not run, a rank past n, a parameter out
         // of range) on the whole X, as one process makes them: one message before the columns go
-        // out, instead of every rank's and MPI_Abort's from inside the solve.
+        // out.
         try {
             (void)makeMethodFactory(
                 runOptions.method, data.X, runOptions.params, checkContext(runOptions, data.X));
@@ -195,37 +236,19 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     if (rank == 0)
         header = QJsonDocument(
             QJsonObject { { u"error"_s, start.error }, { u"exit_code"_s, start.exitCode },
-                { u"m"_s, qint64(start.m) }, { u"n"_s, qint64(start.n) },
-                { u"arguments"_s, QJsonArray::fromStringList(arguments) } })
+                { u"m"_s, qint64(start.m) }, { u"n"_s, qint64(start.n) } })
                      .toJson(QJsonDocument::Compact)
                      .toStdString();
     comm.broadcast(header, 0);
     const QJsonObject h = QJsonDocument::fromJson(QByteArray::fromStdString(header)).object();
-    const bool sameCommand
-        = h.value(u"arguments"_s).toArray() == QJsonArray::fromStringList(arguments);
-    const std::vector<double> otherCommand = valuePerRank(comm, sameCommand ? 0 : 1);
-    const QString error = h.value(u"error"_s).toString();
-    int firstOther = -1;
-    for (int r = 0; r < ranks && firstOther < 0; ++r)
-        if (otherCommand[std::size_t(r)] != 0)
-            firstOther = r;
-    if (!error.isEmpty() || firstOther >= 0) {
-        const QString reason = firstOther >= 0
-            ? u"%1 was started with other arguments than rank 0; start every rank with the same "
-              "command. Nothing was written"_s.arg(rankName(firstOther, ranks, {}))
-            : error;
-        // Rank 0's own errors once, from rank 0; a command line that differs, from every rank.
+    if (const QString error = h.value(u"error"_s).toString(); !error.isEmpty()) {
         if (rank == 0 && !start.toldAlready)
-            err << "facet-cli: " << reason << Qt::endl;
-        else if (rank != 0 && firstOther >= 0)
-            err << "facet-cli (" << rankLabel(comm) << "): " << reason << Qt::endl;
-        return firstOther >= 0 ? kExitFailure : h.value(u"exit_code"_s).toInt(kExitFailure);
+            err << "facet-cli: " << error << Qt::endl;
+        return h.value(u"exit_code"_s).toInt(kExitFailure);
     }
-
-    // 2. The columns: rank 0 sends each rank its block and keeps a view of its own.
     const Eigen::Index m = Eigen::Index(h.value(u"m"_s).toInteger());
     const Eigen::Index n = Eigen::Index(h.value(u"n"_s).toInteger());
-    const SampleRange mine = sampleRange(n, ranks, rank);
+    mine = sampleRange(n, ranks, rank);
     std::vector<std::string> parts;
     if (rank == 0)
         for (int r = 0; r < ranks; ++r) {
@@ -235,33 +258,87 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
                     ? std::string() // rank 0 reads its columns in place
                     : std::string(first, std::size_t(range.count * m) * sizeof(Scalar)));
         }
-    Matrix received;
-    {
-        const std::string part = comm.scatter(parts, 0);
-        parts.clear();
-        if (rank != 0)
-            received = Eigen::Map<const Matrix>(
-                reinterpret_cast<const Scalar*>(part.data()), m, mine.count);
-    }
-    const MatrixCRef X
-        = rank == 0 ? MatrixCRef(data.X.middleCols(mine.first, mine.count)) : MatrixCRef(received);
+    const std::string part = comm.scatter(parts, 0);
+    parts.clear();
+    if (rank != 0)
+        received
+            = Eigen::Map<const Matrix>(reinterpret_cast<const Scalar*>(part.data()), m, mine.count);
+    return std::nullopt;
+}
 
-    // 3. The solve, with every sum over the samples reduced (core/collectives.h).
+} // namespace
+
+int runDistributedRun(const CliOptions& options, const QStringList& arguments, QTextStream& out,
+    QTextStream& err, Collectives& comm, const std::function<void(int)>& abortJob)
+{
+    const int rank = comm.rank(), ranks = comm.size();
+    const bool jsonToStdout = options.jsonPath == QLatin1String(kStandardOutputPath);
+    QTextStream& say = jsonToStdout ? err : out;
+    if (options.threads > 0)
+        omp::setThreads(options.threads);
+
+    // 1. Rank 0 checks the options and the outputs' paths, and every rank that it was given rank
+    // 0's command line (a rank with other options would factorize something else).
+    if (const std::optional<int> refused = agreeOnTheCommand(options, arguments, comm, err))
+        return *refused;
+
+    // 2. The columns: each rank reads its own where the format allows (cli/distributed_data.h),
+    // or rank 0 reads the whole set and sends each rank its block.
+    const QString eachReadsObstacle = eachRankReadsObstacle(options);
+    Dataset data;
+    RunTimings timings;
+    RunOptions runOptions = options.run;
+    Matrix received;
+    SampleRange mine;
+    Eigen::Index n = 0;
+    if (eachReadsObstacle.isEmpty()) {
+        const auto loadStart = std::chrono::steady_clock::now();
+        if (const std::optional<int> failed = loadOwnColumns(options, comm, data, mine, err))
+            return *failed;
+        timings.loadSeconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
+        n = data.whole->samples;
+        Start start;
+        if (std::vector<int> known = shareKnownLabels(comm, runOptions, data, start);
+            !known.empty())
+            runOptions.params.knownLabels = std::move(known);
+        if (anyRankFailed(comm, start.error, err))
+            return kExitFailure;
+    } else if (const std::optional<int> failed
+        = scatterFromRankZero(options, say, err, comm, data, timings, runOptions, received, mine)) {
+        return *failed;
+    } else {
+        n = Eigen::Index(sampleTotal(comm, double(mine.count)));
+    }
+    const bool scattered = !eachReadsObstacle.isEmpty();
+    const MatrixCRef X = !scattered ? MatrixCRef(data.X)
+        : rank == 0                 ? MatrixCRef(data.X.middleCols(mine.first, mine.count))
+                                    : MatrixCRef(received);
+
+    // 3. The solve, with every sum over the samples reduced (core/collectives.h). The method's
+    // set-up (GNMF's and LCCF's graph, built across the ranks) refuses options alike on every
+    // rank, which then say so once; a rank that fails inside the solve ends every rank.
     Factorization f;
     const Collectives::Traffic before = comm.traffic();
-    Collectives::Traffic setup = before;
     const auto solveStart = std::chrono::steady_clock::now();
-    double setupSeconds = 0;
+    const DistributedScope scope({ &comm, n, mine.first });
+    MethodFactory make;
+    QString setupError;
     try {
-        const DistributedScope scope({ &comm, n, mine.first });
+        make = makeMethodFactory(runOptions.method, X, runOptions.params);
+    } catch (const std::exception& e) {
+        setupError = QString::fromStdString(e.what()) + u"; nothing was written"_s;
+    }
+    if (anyRankFailed(comm, setupError, err))
+        return kExitFailure;
+    const Collectives::Traffic setup = comm.traffic();
+    const double setupSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
+    try {
         RunProgress progress(runOptions.driver.maxIter, 0);
         SolveControl control;
         if (rank == 0 && progress.active())
             control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
-        const MethodFactory make = makeMethodFactory(runOptions.method, X, runOptions.params);
-        setup = comm.traffic(); // GNMF's and LCCF's graph was built across the ranks
-        setupSeconds
-            = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
         f = solve(make, runOptions.driver, control);
     } catch (const std::exception& e) {
         err << "facet-cli (" << rankLabel(comm) << "): " << e.what()
@@ -274,13 +351,16 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
     const Collectives::Traffic after = comm.traffic();
 
-    // 4. What it cost on every rank, then V (and W) to rank 0.
+    // 4. What it cost on every rank and the reconstruction's sums, then V (and W) to rank 0.
     const std::vector<double> peak = valuePerRank(comm, peakResidentMemoryBytes());
     const std::vector<double> counts = valuePerRank(comm, double(mine.count));
     const std::vector<double> setupExchanged
         = valuePerRank(comm, double(setup.exchangedBytes - before.exchangedBytes));
     const std::vector<double> exchanged = valuePerRank(
         comm, double(after.exchangedBytes - setup.exchangedBytes) / std::max(1, f.iterations));
+    const ReconstructionSums mineSums = reconstructionSums(X, f.basis, f.V);
+    const ReconstructionSums sums { sampleTotal(comm, mineSums.residualSquared),
+        sampleTotal(comm, mineSums.dataSquared) };
     Matrix V = comm.gatherRows(f.V, 0);
     Matrix W = f.W.size() > 0 ? comm.gatherRows(f.W, 0) : Matrix();
     if (rank != 0)
@@ -308,12 +388,16 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
         result.ac = clusteringAccuracy(data.labels, result.predicted);
         result.nmi = normalizedMutualInformation(data.labels, result.predicted);
     }
-    result.reconstructionError = relativeReconstructionError(data.X, g.basis, g.V);
+    result.reconstructionError = relativeReconstructionError(sums);
     result.sparseness = hoyerSparseness(g.V);
 
     const double iterations = std::max(1, g.iterations);
     const QJsonObject distributed {
         { u"ranks"_s, ranks },
+        // Where the columns came from: "each rank" read its own, or "rank 0" read the whole set
+        // and scattered them (with the reason).
+        { u"columns_read_by"_s, eachReadsObstacle.isEmpty() ? u"each rank"_s : u"rank 0"_s },
+        { u"columns_read_by_rank_0_because"_s, eachReadsObstacle },
         { u"samples_per_rank"_s, jsonArray(counts) },
         { u"peak_memory_bytes_per_rank"_s, jsonArray(peak) },
         { u"solve_seconds"_s, seconds }, // from the method's set-up to the last iteration

@@ -13,8 +13,9 @@
 namespace facet::cli {
 
 // `mpirun -np N facet-cli run ...`: one factorization with its samples (the columns of X) split
-// over the ranks (core/collectives.h). Rank 0 loads and prepares the data set as `run` does and
-// scatters the columns (sampleRange: whole blocks of 64 samples); each rank keeps its samples' rows
+// over the ranks (core/collectives.h). Each rank reads its own columns where the format allows
+// (cli/distributed_data.h); otherwise rank 0 loads and prepares the data set as `run` does and
+// scatters the columns (sampleRange: whole blocks of 64 samples). Each rank keeps its samples' rows
 // of V (and W), the basis side is replicated, and every iteration reduces the m x k and k x k
 // products. Rank 0 then gathers V (and W), clusters, scores and writes the outputs once, all or
 // none, as `run` does. docs/cluster.md has what each rank reads and the cost per iteration.

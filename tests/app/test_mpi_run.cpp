@@ -129,6 +129,7 @@ class TestMpiRun : public QObject {
 private:
     QTemporaryDir m_dir;
     QString m_mat;
+    QString m_mat73; // the same variables in a MAT 7.3 (HDF5) file
 
     QStringList runArguments(const QString& method, const QString& algorithm) const
     {
@@ -146,6 +147,21 @@ private slots:
             QSKIP("mpirun is not installed (Debian: openmpi-bin)");
         m_mat = m_dir.filePath(u"planted301.mat"_s);
         QVERIFY(writeDatasetMat(m_mat, planted301()).ok());
+        m_mat73 = m_dir.filePath(u"planted301-v73.mat"_s);
+        mat_t* file = Mat_CreateVer(QFile::encodeName(m_mat73).constData(), nullptr, MAT_FT_MAT73);
+        QVERIFY(file);
+        // fea x 400: values past 255, which the preparation divides by the whole set's largest,
+        // not each rank's.
+        for (auto& [name, values] : readMatrices(m_mat)) {
+            if (name == u"fea"_s)
+                values *= 400;
+            std::size_t dims[2] = { std::size_t(values.rows()), std::size_t(values.cols()) };
+            matvar_t* var = Mat_VarCreate(name.toUtf8().constData(), MAT_C_DOUBLE, MAT_T_DOUBLE, 2,
+                dims, const_cast<double*>(values.data()), 0);
+            QCOMPARE(Mat_VarWrite(file, var, MAT_COMPRESSION_NONE), 0);
+            Mat_VarFree(var);
+        }
+        Mat_Close(file);
     }
 
     void distributedEqualsOneProcess_data()
@@ -154,27 +170,41 @@ private slots:
         QTest::addColumn<QString>("method");
         QTest::addColumn<QString>("algorithm");
         QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("source"); // "" the Level 5 file, which rank 0 reads
         const QStringList none;
+        const QString level5;
         // 30 % labelled: every rank holds labelled samples of every class, and the class rows of Z
         // sum their samples over the ranks.
         const QStringList labelled { u"--labeled-fraction"_s, u"0.3"_s };
-        QTest::newRow("nmf mu, 2 ranks") << 2 << u"nmf"_s << u"mu"_s << none;
-        QTest::newRow("nmf hals, 3 ranks") << 3 << u"nmf"_s << u"hals"_s << none;
-        QTest::newRow("nmf hals, 4 ranks") << 4 << u"nmf"_s << u"hals"_s << none;
-        QTest::newRow("cnmf, 3 ranks") << 3 << u"cnmf"_s << QString() << labelled;
-        QTest::newRow("cf, 3 ranks") << 3 << u"cf"_s << QString() << none;
-        QTest::newRow("lcf, 4 ranks") << 4 << u"lcf"_s << QString() << none;
+        QTest::newRow("nmf mu, 2 ranks") << 2 << u"nmf"_s << u"mu"_s << none << level5;
+        QTest::newRow("nmf hals, 3 ranks") << 3 << u"nmf"_s << u"hals"_s << none << level5;
+        QTest::newRow("nmf hals, 4 ranks") << 4 << u"nmf"_s << u"hals"_s << none << level5;
+        QTest::newRow("cnmf, 3 ranks") << 3 << u"cnmf"_s << QString() << labelled << level5;
+        QTest::newRow("cf, 3 ranks") << 3 << u"cf"_s << QString() << none << level5;
+        QTest::newRow("lcf, 4 ranks") << 4 << u"lcf"_s << QString() << none << level5;
         // CCF's default start is a short NMF run, itself distributed.
-        QTest::newRow("ccf, nmf start, 2 ranks") << 2 << u"ccf"_s << QString() << labelled;
+        QTest::newRow("ccf, nmf start, 2 ranks")
+            << 2 << u"ccf"_s << QString() << labelled << level5;
         // 3 labelled per class: on 4 ranks some hold no labelled sample of a class at all.
         QTest::newRow("ccf, random start, 4 ranks")
             << 4 << u"ccf"_s << QString()
-            << QStringList { u"--labeled-per-class"_s, u"3"_s, u"--init"_s, u"random"_s };
+            << QStringList { u"--labeled-per-class"_s, u"3"_s, u"--init"_s, u"random"_s } << level5;
         // The kNN graph built across the ranks (a ring pass of X's blocks), V's halo rows
         // exchanged every iteration.
-        QTest::newRow("gnmf, 3 ranks") << 3 << u"gnmf"_s << QString() << none;
+        QTest::newRow("gnmf, 3 ranks") << 3 << u"gnmf"_s << QString() << none << level5;
         QTest::newRow("lccf, heat weights, 4 ranks")
-            << 4 << u"lccf"_s << QString() << QStringList { u"--weight"_s, u"heat"_s };
+            << 4 << u"lccf"_s << QString() << QStringList { u"--weight"_s, u"heat"_s } << level5;
+        // Each rank reads its own columns (cli/distributed_data.h): a MAT 7.3 file's hyperslab,
+        // or its part of a generated set; the data's SHA-256 is chained from rank to rank.
+        QTest::newRow("nmf mu, MAT 7.3, 3 ranks") << 3 << u"nmf"_s << u"mu"_s << none << u"v7.3"_s;
+        QTest::newRow("gnmf, MAT 7.3, 4 ranks") << 4 << u"gnmf"_s << QString() << none << u"v7.3"_s;
+        QTest::newRow("cnmf, MAT 7.3, 2 ranks")
+            << 2 << u"cnmf"_s << QString() << labelled << u"v7.3"_s;
+        // A rank above one rank's samples (75 or 76) but within n: checked against the whole n.
+        QTest::newRow("lccf, rank 100, 4 ranks")
+            << 4 << u"lccf"_s << QString() << QStringList { u"--rank"_s, u"100"_s } << level5;
+        QTest::newRow("cf, generated, 3 ranks")
+            << 3 << u"cf"_s << QString() << none << u"gen:301x64"_s;
     }
     void distributedEqualsOneProcess()
     {
@@ -182,11 +212,22 @@ private slots:
         QFETCH(QString, method);
         QFETCH(QString, algorithm);
         QFETCH(QStringList, extra);
-        const QString tag = u"%1-%2-%3-%4"_s.arg(method, algorithm).arg(ranks).arg(extra.size());
+        QFETCH(QString, source);
+        const QString tag = u"%1-%2-%3-%4-%5"_s.arg(method, algorithm)
+                                .arg(ranks)
+                                .arg(extra.size())
+                                .arg(QString(source).replace(u':', u'-'));
         const QString oneMat = m_dir.filePath(tag + u"-one.mat"_s);
         const QString mpiMat = m_dir.filePath(tag + u"-mpi.mat"_s);
         const QString mpiJson = m_dir.filePath(tag + u"-mpi.json"_s);
-        const QStringList args = runArguments(method, algorithm) + extra;
+        QStringList args = runArguments(method, algorithm);
+        if (const qsizetype rank = extra.indexOf(u"--rank"_s); rank >= 0) {
+            args[args.indexOf(u"--rank"_s) + 1] = extra[rank + 1];
+            extra.remove(rank, 2);
+        }
+        args += extra;
+        if (!source.isEmpty())
+            args[2] = source == u"v7.3"_s ? m_mat73 : source;
         const CliRun one = runCli(args
             + QStringList { u"--threads"_s, u"1"_s, u"--json"_s,
                 m_dir.filePath(tag + u"-one.json"_s), u"--factors"_s, oneMat });
@@ -222,6 +263,15 @@ private slots:
         for (const QJsonValue& c : d.value(u"samples_per_rank"_s).toArray())
             samples += c.toInt();
         QCOMPARE(samples, 301);
+        QCOMPARE(d.value(u"columns_read_by"_s).toString(),
+            source.isEmpty() ? u"rank 0"_s : u"each rank"_s);
+        // Rank 0 described data it never held whole (each rank read its part) as one process
+        // does: the same digest, values and class sizes.
+        const QJsonObject oneData
+            = readJson(m_dir.filePath(tag + u"-one.json"_s)).value(u"dataset"_s).toObject();
+        const QJsonObject mpiData = readJson(mpiJson).value(u"dataset"_s).toObject();
+        for (const QString& key : { u"sha256"_s, u"summary"_s, u"samples"_s, u"notes"_s })
+            QVERIFY2(mpiData.value(key) == oneData.value(key), qPrintable(key));
         QVERIFY(d.value(u"reduced_bytes_per_iteration"_s).toDouble() > 0);
         // Point to point only where a graph joins samples across the ranks.
         const bool graph = method == u"gnmf"_s || method == u"lccf"_s;
@@ -278,6 +328,22 @@ private slots:
         QCOMPARE(invalid.exitCode, 1);
         QCOMPARE(invalid.err.count(u"cnmf runs the multiplicative rules"_s), 1);
         QVERIFY2(!invalid.err.contains(u"MPI_ABORT"_s), qPrintable(invalid.err));
+        QCOMPARE(readBytes(json), good);
+
+        // Where each rank reads its own columns, the ranks agree on a failure to read or on the
+        // method's refusal, and the lowest failing rank says it once.
+        const CliRun unread = runDistributed({ { 3,
+            QStringList { u"run"_s, u"--dataset"_s, m_mat73, u"--data-var"_s, u"nope"_s,
+                u"--method"_s, u"nmf"_s, u"--rank"_s, u"4"_s, u"--json"_s, json } } });
+        QCOMPARE(unread.exitCode, 1);
+        QCOMPARE(unread.err.count(u"no variable 'nope' for the data"_s), 1);
+        QVERIFY2(!unread.err.contains(u"MPI_ABORT"_s), qPrintable(unread.err));
+        const CliRun tooLarge = runDistributed({ { 3,
+            QStringList { u"run"_s, u"--dataset"_s, m_mat73, u"--method"_s, u"lccf"_s, u"--rank"_s,
+                u"302"_s, u"--json"_s, json } } });
+        QCOMPARE(tooLarge.exitCode, 1);
+        QCOMPARE(tooLarge.err.count(u"rank 302 exceeds the number of samples n = 301"_s), 1);
+        QVERIFY2(!tooLarge.err.contains(u"MPI_ABORT"_s), qPrintable(tooLarge.err));
         QCOMPARE(readBytes(json), good);
     }
 
