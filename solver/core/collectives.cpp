@@ -9,21 +9,6 @@ namespace {
 thread_local SampleDistribution t_distribution;
 } // namespace
 
-SampleRange sampleRange(Eigen::Index samples, int ranks, int rank)
-{
-    const Eigen::Index r = rank;
-    if (samples >= kSampleBlock * ranks) {
-        const Eigen::Index blocks = (samples + kSampleBlock - 1) / kSampleBlock;
-        const Eigen::Index base = blocks / ranks, extra = blocks % ranks;
-        const Eigen::Index first = (r * base + std::min(r, extra)) * kSampleBlock;
-        const Eigen::Index last
-            = std::min(samples, first + (base + (r < extra ? 1 : 0)) * kSampleBlock);
-        return { first, last - first };
-    }
-    const Eigen::Index base = samples / ranks, extra = samples % ranks;
-    return { r * base + std::min(r, extra), base + (r < extra ? 1 : 0) };
-}
-
 SampleDistribution currentDistribution()
 {
     return t_distribution;

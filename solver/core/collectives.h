@@ -3,6 +3,7 @@
 
 #include "core/types.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -88,7 +89,22 @@ struct SampleRange {
     Eigen::Index first = 0;
     Eigen::Index count = 0;
 };
-SampleRange sampleRange(Eigen::Index samples, int ranks, int rank);
+// Inline: the MAT loader cuts its parts with it (MatLoadOptions::part), in programs that link
+// no solver library too (the fuzz targets).
+inline SampleRange sampleRange(Eigen::Index samples, int ranks, int rank)
+{
+    const Eigen::Index r = rank;
+    if (samples >= kSampleBlock * ranks) {
+        const Eigen::Index blocks = (samples + kSampleBlock - 1) / kSampleBlock;
+        const Eigen::Index base = blocks / ranks, extra = blocks % ranks;
+        const Eigen::Index first = (r * base + std::min(r, extra)) * kSampleBlock;
+        const Eigen::Index last
+            = std::min(samples, first + (base + (r < extra ? 1 : 0)) * kSampleBlock);
+        return { first, last - first };
+    }
+    const Eigen::Index base = samples / ranks, extra = samples % ranks;
+    return { r * base + std::min(r, extra), base + (r < extra ? 1 : 0) };
+}
 
 // The distribution that methods constructed on this thread take (their constructors read it): a
 // solve runs distributed inside a DistributedScope, and as one process outside any. The scope is
