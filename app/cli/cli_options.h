@@ -44,6 +44,7 @@ struct CliOptions {
     QString maskPath; // --mask: entry weights from a MAT-file (cli/mask_options.h)
     QString maskVariable; // --mask-var
     QString outPath; // export-dataset --out
+    bool exportMat73 = false; // export-dataset --mat73
     BenchCliOptions bench; // bench
     SweepCliOptions sweep; // sweep, sweep-cell
     RankSurveyCliOptions rankSurvey; // rank-survey

@@ -321,31 +321,36 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     Factorization f;
     const Collectives::Traffic before = comm.traffic();
     const auto solveStart = std::chrono::steady_clock::now();
-    const DistributedScope scope({ &comm, n, mine.first });
-    MethodFactory make;
-    QString setupError;
-    try {
-        make = makeMethodFactory(runOptions.method, X, runOptions.params);
-    } catch (const std::exception& e) {
-        setupError = QString::fromStdString(e.what()) + u"; nothing was written"_s;
-    }
-    if (anyRankFailed(comm, setupError, err))
-        return kExitFailure;
-    const Collectives::Traffic setup = comm.traffic();
-    const double setupSeconds
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
-    try {
-        RunProgress progress(runOptions.driver.maxIter, 0);
-        SolveControl control;
-        if (rank == 0 && progress.active())
-            control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
-        f = solve(make, runOptions.driver, control);
-    } catch (const std::exception& e) {
-        err << "facet-cli (" << rankLabel(comm) << "): " << e.what()
-            << "; every rank stops, nothing was written" << Qt::endl;
-        err.flush();
-        abortJob(kExitFailure);
-        return kExitFailure;
+    Collectives::Traffic setup;
+    double setupSeconds = 0;
+    {
+        // Only around the set-up and the solve: rank 0 clusters and scores alone afterwards.
+        const DistributedScope scope({ &comm, n, mine.first });
+        MethodFactory make;
+        QString setupError;
+        try {
+            make = makeMethodFactory(runOptions.method, X, runOptions.params);
+        } catch (const std::exception& e) {
+            setupError = QString::fromStdString(e.what()) + u"; nothing was written"_s;
+        }
+        if (anyRankFailed(comm, setupError, err))
+            return kExitFailure;
+        setup = comm.traffic();
+        setupSeconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();
+        try {
+            RunProgress progress(runOptions.driver.maxIter, 0);
+            SolveControl control;
+            if (rank == 0 && progress.active())
+                control.onIteration = [&](const IterationReport& r) { progress.iteration(r); };
+            f = solve(make, runOptions.driver, control);
+        } catch (const std::exception& e) {
+            err << "facet-cli (" << rankLabel(comm) << "): " << e.what()
+                << "; every rank stops, nothing was written" << Qt::endl;
+            err.flush();
+            abortJob(kExitFailure);
+            return kExitFailure;
+        }
     }
     const double seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count();

@@ -17,6 +17,8 @@ void addExportOptions(QCommandLineParser& p)
         { u"out"_s, u"The MAT-file to write."_s, u"file"_s },
         { u"normalize"_s, u"none or l2"_s, u"mode"_s, u"none"_s },
         { u"no-scale"_s, u"Keep the values (0..255) instead of [0, 1]."_s },
+        { u"mat73"_s,
+            u"Write MAT 7.3 (HDF5), which each rank of a distributed run reads in part."_s },
     });
 }
 
@@ -32,6 +34,7 @@ Result<bool> readExportOptions(const QCommandLineParser& p, CliOptions& o)
         return Error { u"--normalize must be none or l2, got '%1'"_s.arg(normalize) };
     o.dataset.prepare.l2Normalize = normalize == u"l2";
     o.dataset.prepare.scaleTo01 = !p.isSet(u"no-scale"_s);
+    o.exportMat73 = p.isSet(u"mat73"_s);
     return true;
 }
 
@@ -43,6 +46,8 @@ QString exportUsage()
            "  else 1..c), plus im_height/im_width for non-square images.\n"
            "  --normalize MODE     none (default) or l2 per sample\n"
            "  --no-scale           keep 0..255 values instead of scaling to [0, 1]\n"
+           "  --mat73              write MAT 7.3 (HDF5, uncompressed): under mpirun each rank of\n"
+           "                       `run` reads only its own samples of it (docs/cluster.md)\n"
            "  --pixel-order, --data-var, --label-var as for info\n"_s
         + preprocessUsage();
 }
@@ -59,7 +64,8 @@ int runExportDataset(const CliOptions& options, QTextStream& out, QTextStream& e
         err << "facet-cli: " << loaded.error() << Qt::endl;
         return kExitFailure;
     }
-    if (const Result<bool> written = writeDatasetMat(options.outPath, *loaded); !written) {
+    if (const Result<bool> written = writeDatasetMat(options.outPath, *loaded, options.exportMat73);
+        !written) {
         err << "facet-cli: " << written.error() << Qt::endl;
         return kExitFailure;
     }

@@ -35,10 +35,6 @@ bool isHexDigest(const QString& text)
     return true;
 }
 
-} // namespace
-
-namespace {
-
 SHA256_CTX shaStart()
 {
     static_assert(

@@ -269,15 +269,16 @@ QString partLoadObstacle(const DatasetRequest& request)
         return QStringLiteral("the image steps, the noise and the missing entries look at the "
                               "whole set");
     if (request.mat.allowNan)
-        return QStringLiteral("--missing nan reads a Level 5 file whole");
+        return QStringLiteral("--missing nan keeps NaN entries, which only a Level 5 file read "
+                              "whole holds");
     if (spec.startsWith(kGeneratedPrefix, Qt::CaseInsensitive))
         return {};
     if (datasetKind(spec) == DatasetKind::MatFile && QFileInfo(spec).isFile()
         && isHdf5MatFile(spec))
         return {};
     return QStringLiteral("only a generated set (gen:NxM) and a MAT 7.3 (HDF5) file are read in "
-                          "parts; save a .mat file with -v7.3 to have each rank read its own "
-                          "columns");
+                          "parts; to have each rank read its own columns, convert the set once "
+                          "with facet-cli export-dataset --mat73");
 }
 
 Result<Dataset> loadDatasetPart(const DatasetRequest& request, int part, int parts)

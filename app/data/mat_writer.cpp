@@ -42,7 +42,9 @@ Result<bool> writeMatrix(mat_t* mat, const char* name, matio_classes classType, 
         return Error {
             QStringLiteral("could not create the variable '%1'").arg(QLatin1String(name))
         };
-    const int failed = Mat_VarWrite(mat, var, MAT_COMPRESSION_ZLIB);
+    // MAT 7.3 uncompressed (writeDatasetMat): a hyperslab of it reads only its own bytes.
+    const int failed = Mat_VarWrite(mat, var,
+        Mat_GetVersion(mat) == MAT_FT_MAT73 ? MAT_COMPRESSION_NONE : MAT_COMPRESSION_ZLIB);
     Mat_VarFree(var);
     if (failed)
         return Error { QStringLiteral("could not write the variable '%1' (disk full?)")
@@ -284,7 +286,7 @@ private:
 // `path`, so readers see the old or the new file and never a cut-off one.
 Result<StagedOutputPtr> stageMatFile(const QString& path, const char* header,
     const std::function<Result<bool>(mat_t*)>& fill,
-    const std::function<QString(const QString&)>& check)
+    const std::function<QString(const QString&)>& check, mat_ft version = MAT_FT_MAT5)
 {
     const QFileInfo info(path);
     if (const QString problem = outputPathProblem(path); !problem.isEmpty())
@@ -299,8 +301,7 @@ Result<StagedOutputPtr> stageMatFile(const QString& path, const char* header,
     temp->close(); // matio opens the file by name; QTemporaryFile still removes it on failure
     const QByteArray encoded = QFile::encodeName(tempPath);
     {
-        std::unique_ptr<mat_t, MatCloser> mat(
-            Mat_CreateVer(encoded.constData(), header, MAT_FT_MAT5));
+        std::unique_ptr<mat_t, MatCloser> mat(Mat_CreateVer(encoded.constData(), header, version));
         if (!mat)
             return Error { QStringLiteral("%1: matio could not create the file").arg(path) };
         if (auto r = fill(mat.get()); !r)
@@ -512,7 +513,7 @@ Result<StartFactors> readStartFactors(
     return out;
 }
 
-Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
+Result<bool> writeDatasetMat(const QString& path, const Dataset& data, bool mat73)
 {
     if (data.samples() == 0 || data.features() == 0)
         return Error { QStringLiteral("%1: nothing to write, the dataset is empty").arg(path) };
@@ -526,7 +527,8 @@ Result<bool> writeDatasetMat(const QString& path, const Dataset& data)
             return back->samples() == data.samples() && back->features() == data.features()
                 ? QString()
                 : QStringLiteral("-");
-        }));
+        },
+        mat73 ? MAT_FT_MAT73 : MAT_FT_MAT5));
 }
 
 Result<bool> writeFactorsMat(

@@ -16,10 +16,13 @@ namespace facet {
 // column-major pixel order (MATLAB reshape(fea(i,:), h, w)); `gnd` n x 1 double with the class
 // names as values when they are all numbers, else 1..c in class order (no gnd when unlabelled);
 // `im_height` and `im_width` for non-square images; `mask` of fea's shape and order for data
-// with missing entries (0 = missing; `facet-cli run --mask FILE` reads it). MAT 5, zlib-compressed;
-// written to a temporary file beside `path` and renamed over it, so a failure leaves no half file.
-// 28x28 images load back with --pixel-order column: the loader takes that size for MNIST.
-Result<bool> writeDatasetMat(const QString& path, const Dataset& data);
+// with missing entries (0 = missing; `facet-cli run --mask FILE` reads it). MAT 5, zlib-compressed,
+// or with `mat73` MAT 7.3 (HDF5), uncompressed, so that each rank of a distributed run reads only
+// its own rows (a hyperslab of contiguous storage; compressed chunks would have every rank
+// inflate them all). Written to a temporary file beside `path` and renamed over it, so a failure
+// leaves no half file. 28x28 images load back with --pixel-order column: the loader takes that
+// size for MNIST.
+Result<bool> writeDatasetMat(const QString& path, const Dataset& data, bool mat73 = false);
 
 // Writes a run's factors for MATLAB or scipy.io.loadmat, in the orientation of the data file
 // writeDatasetMat makes (fea' ~ U * V'; for PCA, fea' minus its column mean):

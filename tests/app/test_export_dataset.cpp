@@ -3,8 +3,10 @@
 // loader unchanged; and the CLI on folders (the done-when checks on the real sets).
 #include "cli/cli_options.h"
 #include "cli_process.h"
+#include "core/collectives.h"
 #include "data/dataset_source.h"
 #include "data/mat_loader.h"
+#include "data/mat_reader_process.h"
 #include "data/mat_writer.h"
 #include "image_fixtures.h"
 #include "test_data.h"
@@ -135,6 +137,31 @@ private slots:
         QVERIFY(back.ok());
         compareData(*back, *direct);
         QCOMPARE(back->classNames, (QStringList { u"5"_s, u"10"_s, u"15"_s })); // numeric: values
+    }
+
+    // --mat73 writes the same set as MAT 7.3 (HDF5), which a rank of a distributed run reads in
+    // part (MatLoadOptions::part): the parts side by side are the set.
+    void cliExportsMat73()
+    {
+        const QString level5 = m_dir.filePath(u"bars5.mat"_s),
+                      hdf5 = m_dir.filePath(u"bars73.mat"_s);
+        CliRun run = runCli({ u"export-dataset"_s, u"builtin:bars"_s, u"--out"_s, level5 });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        run = runCli({ u"export-dataset"_s, u"builtin:bars"_s, u"--out"_s, hdf5, u"--mat73"_s });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(!isHdf5MatFile(level5));
+        QVERIFY(isHdf5MatFile(hdf5));
+        const Result<Dataset> a = loadMat(level5), b = loadMat(hdf5);
+        QVERIFY2(
+            a.ok() && b.ok(), qPrintable(a.ok() ? (b.ok() ? QString() : b.error()) : a.error()));
+        compareData(*b, *a);
+        MatLoadOptions second;
+        second.part = 1;
+        second.parts = 2;
+        const Result<Dataset> part = loadMat(hdf5, second);
+        QVERIFY2(part.ok(), qPrintable(part.ok() ? QString() : part.error()));
+        QVERIFY(part->X == a->X.rightCols(part->X.cols()));
+        QCOMPARE(part->X.cols(), sampleRange(a->X.cols(), 2, 1).count);
     }
 
     void cliRejectsBadExports()
