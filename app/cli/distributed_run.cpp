@@ -155,15 +155,6 @@ MethodContext checkContext(const RunOptions& run, MatrixCRef X)
     return context;
 }
 
-// The sum of every rank's `mine`, in rank order (the same bits on every rank).
-double sampleTotal(Collectives& comm, double mine)
-{
-    double total = 0;
-    for (const double v : valuePerRank(comm, mine))
-        total += v;
-    return total;
-}
-
 // Rank 0's refusal of the options or the outputs' paths, and every rank's command line against
 // rank 0's: nullopt when the run can go on; else the exit code, after rank 0 (or each rank started
 // otherwise) said why.
@@ -208,11 +199,11 @@ std::optional<int> agreeOnTheCommand(
 }
 
 // Rank 0 reads and prepares the whole set and sends each rank its columns (`received`; rank 0
-// keeps the whole set in `data`). nullopt when every rank has its columns; else the exit code,
-// after rank 0 said why.
+// keeps the whole set in `data`), and every rank learns n. nullopt when every rank has its
+// columns; else the exit code, after rank 0 said why.
 std::optional<int> scatterFromRankZero(const CliOptions& options, QTextStream& say,
     QTextStream& err, Collectives& comm, Dataset& data, RunTimings& timings, RunOptions& runOptions,
-    Matrix& received, SampleRange& mine)
+    Matrix& received, SampleRange& mine, Eigen::Index& n)
 {
     const int rank = comm.rank(), ranks = comm.size();
     Start start;
@@ -247,7 +238,7 @@ std::optional<int> scatterFromRankZero(const CliOptions& options, QTextStream& s
         return h.value(u"exit_code"_s).toInt(kExitFailure);
     }
     const Eigen::Index m = Eigen::Index(h.value(u"m"_s).toInteger());
-    const Eigen::Index n = Eigen::Index(h.value(u"n"_s).toInteger());
+    n = Eigen::Index(h.value(u"n"_s).toInteger());
     mine = sampleRange(n, ranks, rank);
     std::vector<std::string> parts;
     if (rank == 0)
@@ -304,11 +295,9 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
             runOptions.params.knownLabels = std::move(known);
         if (anyRankFailed(comm, start.error, err))
             return kExitFailure;
-    } else if (const std::optional<int> failed
-        = scatterFromRankZero(options, say, err, comm, data, timings, runOptions, received, mine)) {
+    } else if (const std::optional<int> failed = scatterFromRankZero(
+                   options, say, err, comm, data, timings, runOptions, received, mine, n)) {
         return *failed;
-    } else {
-        n = Eigen::Index(sampleTotal(comm, double(mine.count)));
     }
     const bool scattered = !eachReadsObstacle.isEmpty();
     const MatrixCRef X = !scattered ? MatrixCRef(data.X)
@@ -364,8 +353,9 @@ int runDistributedRun(const CliOptions& options, const QStringList& arguments, Q
     const std::vector<double> exchanged = valuePerRank(
         comm, double(after.exchangedBytes - setup.exchangedBytes) / std::max(1, f.iterations));
     const ReconstructionSums mineSums = reconstructionSums(X, f.basis, f.V);
-    const ReconstructionSums sums { sampleTotal(comm, mineSums.residualSquared),
-        sampleTotal(comm, mineSums.dataSquared) };
+    Scalar summed[2] = { Scalar(mineSums.residualSquared), Scalar(mineSums.dataSquared) };
+    comm.sumReduce(summed, 2);
+    const ReconstructionSums sums { double(summed[0]), double(summed[1]) };
     Matrix V = comm.gatherRows(f.V, 0);
     Matrix W = f.W.size() > 0 ? comm.gatherRows(f.W, 0) : Matrix();
     if (rank != 0)

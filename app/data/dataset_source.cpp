@@ -273,8 +273,7 @@ QString partLoadObstacle(const DatasetRequest& request)
                               "whole holds");
     if (spec.startsWith(kGeneratedPrefix, Qt::CaseInsensitive))
         return {};
-    if (datasetKind(spec) == DatasetKind::MatFile && QFileInfo(spec).isFile()
-        && isHdf5MatFile(spec))
+    if (datasetKind(spec) == DatasetKind::MatFile && isHdf5MatFile(spec)) // a file that exists
         return {};
     return QStringLiteral("only a generated set (gen:NxM) and a MAT 7.3 (HDF5) file are read in "
                           "parts; to have each rank read its own columns, convert the set once "

@@ -144,7 +144,8 @@ inline std::string dataScaleProblem(double largest)
 inline void requireUsableData(MatrixCRef X)
 {
     Scalar largest = largestMagnitude(X);
-    if (const SampleDistribution d = currentDistribution(); d.active()) {
+    const SampleDistribution d = currentDistribution();
+    if (d.active()) {
         bool finite = true;
         Scalar everyRank = 0;
         for (const double v : valuePerRank(*d.comm, double(largest))) {
@@ -158,7 +159,7 @@ inline void requireUsableData(MatrixCRef X)
     }
     if (!(largest <= std::numeric_limits<Scalar>::max()))
         requireFinite(X);
-    if (X.size() == 0 && !currentDistribution().active())
+    if (X.size() == 0 && !d.active())
         return;
     if (const std::string problem = dataScaleProblem(double(largest)); !problem.empty())
         throw std::invalid_argument(problem);
